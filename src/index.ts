@@ -1,0 +1,43 @@
+/**
+ * ideact — a TypeScript framework for LLM agents built from declared capabilities.
+ * Explicit named exports only; each section is one layer (see DESIGN.md §4).
+ */
+import 'reflect-metadata';
+
+// ── errors ────────────────────────────────────────────────────────────────────
+export { IdeactError } from './errors/ideact-error';
+export type { ErrorFault, IdeactErrorOptions } from './errors/ideact-error';
+export { UnresolvedReferenceError } from './errors/unresolved-reference.error';
+
+// ── protocol (pure rules) ─────────────────────────────────────────────────────
+export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
+export type {
+  Message,
+  MessageType,
+  ChatMessage,
+  Role,
+  SystemMessage,
+  TextMessage,
+  DataMessage,
+  InputMessage,
+  StateMessage,
+  ResultMessage,
+} from './protocol/message';
+export type { Call, CallError, CallOutcome, CallSchema } from './protocol/call';
+export type { Idea } from './protocol/idea';
+export type { ToolSchema } from './protocol/tool-schema';
+export type { VesselSolution } from './protocol/vessel-solution';
+
+// ── llm (providers) ───────────────────────────────────────────────────────────
+export type { Provider, ProviderRequest, ProviderResponse, Usage } from './llm/provider';
+
+// ── runtime (request pipeline, executor, modules) ─────────────────────────────
+
+// ── decorators ────────────────────────────────────────────────────────────────
+
+// ── container ─────────────────────────────────────────────────────────────────
+
+// ── agent loop ────────────────────────────────────────────────────────────────
+export type { StepModule } from './runtime/loop/step-module';
+
+// ── codegen ───────────────────────────────────────────────────────────────────

@@ -1,0 +1,39 @@
+import type { JSONSchema } from './json-schema';
+
+/**
+ * One concrete use of a Tool, as the LLM (or code) produced it: `_tool` names the Tool, plain keys are
+ * its params, `_`-prefixed keys are meta-fields (DESIGN.md §2).
+ */
+export interface Call {
+  /** Name of the Tool this Call uses. */
+  _tool: string;
+  /** Why the LLM chose this Call; filled first so the reasoning precedes the params. */
+  _reasoningForCall?: string;
+  /** Inline latent output, filled by the LLM in the same generation (R-CALL-2). */
+  _output?: unknown;
+  /** Where in the State the output is written (R-OUT-1). */
+  _outputPath?: string;
+  /** Message kinds the LLM chose to import, when the Tool leaves it to the LLM (R-IMP-1). */
+  _imports?: string[];
+  /** The instance this Call works on (R-INST-1). */
+  _instance?: string;
+  /** Params, plus any further meta-fields. */
+  [param: string]: unknown;
+}
+
+/** The error part of a Call's outcome, as the LLM sees it in a `result` message. */
+export interface CallError {
+  /** Stable error code (the `code` of the IdeactError that caused it). */
+  code: string;
+  /** Human- and LLM-readable explanation, naming what is at fault. */
+  message: string;
+}
+
+/** A Call's outcome: an output on success, an error on failure. */
+export interface CallOutcome {
+  output?: unknown;
+  error?: CallError;
+}
+
+/** The JSON Schema of a single Call, as offered inside a Vessel. */
+export type CallSchema = JSONSchema;

@@ -1,0 +1,43 @@
+/**
+ * A JSON Schema object (draft 2020-12 / draft-07 keywords). Kept open with an index signature
+ * because tool schemas carry `_`-prefixed meta-fields and users bring arbitrary keywords.
+ */
+export interface JSONSchema {
+  type?: JSONSchemaTypeName | JSONSchemaTypeName[];
+  properties?: Record<string, JSONSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JSONSchema;
+  items?: JSONSchema | JSONSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JSONSchema[];
+  oneOf?: JSONSchema[];
+  allOf?: JSONSchema[];
+  $ref?: string;
+  $defs?: Record<string, JSONSchema>;
+  definitions?: Record<string, JSONSchema>;
+  title?: string;
+  description?: string;
+  default?: unknown;
+  examples?: unknown[];
+  [keyword: string]: unknown;
+}
+
+/** The primitive type names JSON Schema's `type` keyword accepts. */
+export type JSONSchemaTypeName =
+  | 'string'
+  | 'number'
+  | 'integer'
+  | 'boolean'
+  | 'object'
+  | 'array'
+  | 'null';
+
+/** Any JSON value; used where a payload is data the LLM or the user produced. */
+export type JSONValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JSONValue[]
+  | { [key: string]: JSONValue };
