@@ -8,6 +8,7 @@ import 'reflect-metadata';
 export { IdeactError } from './errors/ideact-error';
 export type { ErrorFault, IdeactErrorOptions } from './errors/ideact-error';
 export { UnresolvedReferenceError } from './errors/unresolved-reference.error';
+export { InvalidSchemaError } from './errors/invalid-schema.error';
 
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
@@ -27,6 +28,8 @@ export type { Call, CallError, CallOutcome, CallSchema } from './protocol/call';
 export type { Idea } from './protocol/idea';
 export type { ToolSchema } from './protocol/tool-schema';
 export type { VesselSolution } from './protocol/vessel-solution';
+export { validateJson, formatIssues } from './protocol/json-validation';
+export type { ValidationIssue } from './protocol/json-validation';
 
 // ── llm (providers) ───────────────────────────────────────────────────────────
 export type { Provider, ProviderRequest, ProviderResponse, Usage } from './llm/provider';

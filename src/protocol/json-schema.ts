@@ -25,19 +25,8 @@ export interface JSONSchema {
 
 /** The primitive type names JSON Schema's `type` keyword accepts. */
 export type JSONSchemaTypeName =
-  | 'string'
-  | 'number'
-  | 'integer'
-  | 'boolean'
-  | 'object'
-  | 'array'
-  | 'null';
+  'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 /** Any JSON value; used where a payload is data the LLM or the user produced. */
 export type JSONValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JSONValue[]
-  | { [key: string]: JSONValue };
+  string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };

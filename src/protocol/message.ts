@@ -58,12 +58,7 @@ export interface ResultMessage {
 
 /** Any context message; discriminated by `type` (DESIGN.md §2). */
 export type Message =
-  | SystemMessage
-  | TextMessage
-  | DataMessage
-  | InputMessage
-  | StateMessage
-  | ResultMessage;
+  SystemMessage | TextMessage | DataMessage | InputMessage | StateMessage | ResultMessage;
 
 /** The `type` values a Message can have. */
 export type MessageType = Message['type'];

@@ -1,0 +1,85 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { InvalidSchemaError } from '../errors/invalid-schema.error';
+import type { JSONSchema } from './json-schema';
+
+/** One reason a value does not conform to a schema: where (JSON Pointer into the value) and why. */
+export interface ValidationIssue {
+  /** JSON Pointer of the offending value, `''` for the root (e.g. `/calls/0/city`). */
+  path: string;
+  /** What is wrong, in ajv's words plus the allowed values where useful. */
+  message: string;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+addFormats(ajv);
+
+const compiledByObject = new WeakMap<object, ValidateFunction>();
+const compiledByText = new Map<string, ValidateFunction>();
+const TEXT_CACHE_LIMIT = 500;
+
+function compile(schema: JSONSchema): ValidateFunction {
+  const cached = compiledByObject.get(schema);
+  if (cached) return cached;
+  const text = JSON.stringify(schema);
+  let validate = compiledByText.get(text);
+  if (!validate) {
+    try {
+      // `$id`s would collide in ajv's registry across equal schemas; validation does not need them.
+      validate = ajv.compile(stripIds(schema) as object);
+    } catch (error) {
+      throw new InvalidSchemaError({
+        message: `Invalid JSON Schema: ${(error as Error).message}. Fix the schema so that it is valid JSON Schema (draft-07 or 2020-12 keywords).`,
+        cause: error,
+      });
+    }
+    if (compiledByText.size >= TEXT_CACHE_LIMIT) {
+      const oldest = compiledByText.keys().next().value;
+      if (oldest !== undefined) compiledByText.delete(oldest);
+    }
+    compiledByText.set(text, validate);
+  }
+  compiledByObject.set(schema, validate);
+  return validate;
+}
+
+function stripIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripIds);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === '$id' || key === '$schema') continue;
+    copy[key] = stripIds(item);
+  }
+  return copy;
+}
+
+function toIssue(error: ErrorObject): ValidationIssue {
+  let message = error.message ?? 'is invalid';
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    message += `: ${params.allowedValues.map((value) => JSON.stringify(value)).join(', ')}`;
+  } else if (error.keyword === 'const') {
+    message += `: ${JSON.stringify(params.allowedValue)}`;
+  } else if (error.keyword === 'additionalProperties') {
+    message += `: "${String(params.additionalProperty)}"`;
+  }
+  return { path: error.instancePath, message };
+}
+
+/**
+ * Validates `value` against `schema` with ajv (compiled once per schema, cached). Returns the issues;
+ * an empty array means valid. Throws `InvalidSchemaError` when the schema itself is not valid.
+ */
+export function validateJson(schema: JSONSchema, value: unknown): ValidationIssue[] {
+  const validate = compile(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(toIssue);
+}
+
+/** Formats issues as one line each (`/path: message`), for error messages and repair prompts. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues
+    .map((issue) => `${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
+    .join('\n');
+}
