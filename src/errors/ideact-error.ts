@@ -46,13 +46,13 @@ export class IdeactError extends Error {
    * True when `error` is an ideact error of this class (by marker and code, so it also holds for
    * errors thrown by another copy of the package). On `IdeactError` itself: any ideact error.
    */
-  static isInstance<T extends typeof IdeactError>(
-    this: T,
+  static isInstance<T extends IdeactError>(
+    this: (abstract new (...args: never[]) => T) & { readonly code: string },
     error: unknown,
-  ): error is InstanceType<T> {
+  ): error is T {
     if (typeof error !== 'object' || error === null) return false;
     if ((error as { [MARKER]?: unknown })[MARKER] !== true) return false;
-    if ((this as typeof IdeactError) === IdeactError) return true;
+    if ((this as unknown) === IdeactError) return true;
     if ((error as { code?: unknown }).code === this.code) return true;
     return error instanceof this;
   }

@@ -3,7 +3,8 @@
  * because tool schemas carry `_`-prefixed meta-fields and users bring arbitrary keywords.
  */
 export interface JSONSchema {
-  type?: JSONSchemaTypeName | JSONSchemaTypeName[];
+  /** One of {@link JSONSchemaTypeName} (typed as string so plain object literals are accepted). */
+  type?: string | string[];
   properties?: Record<string, JSONSchema>;
   required?: string[];
   additionalProperties?: boolean | JSONSchema;

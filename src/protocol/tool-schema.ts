@@ -11,6 +11,5 @@ import type { JSONSchema } from './json-schema';
  * - `_outputPath`: `{ const: path }` (fixed) or `{ enum: paths }` / `{ type: 'string' }` (LLM's choice).
  */
 export interface ToolSchema extends JSONSchema {
-  type: 'object';
   properties: Record<string, JSONSchema> & { _tool: JSONSchema };
 }
