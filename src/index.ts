@@ -28,6 +28,7 @@ export type { Call, CallError, CallOutcome, CallSchema } from './protocol/call';
 export type { Idea } from './protocol/idea';
 export type { ToolSchema } from './protocol/tool-schema';
 export type { VesselSolution } from './protocol/vessel-solution';
+export type { TypedToolReference } from './protocol/typed-tool';
 export { validateJson, formatIssues } from './protocol/json-validation';
 export type { ValidationIssue } from './protocol/json-validation';
 
