@@ -1,0 +1,54 @@
+import type { Call } from '../../protocol/call';
+import type { Message } from '../../protocol/message';
+import type { ToolSchema } from '../../protocol/tool-schema';
+import type { Provider } from '../../llm/provider';
+import type { AgentState } from './agent-state';
+import type { ConfirmCalls } from './confirm';
+
+/** The Tool list a Generator offers (the container's `Toolkit` satisfies it). */
+export interface ToolSource {
+  list(): Promise<ToolSchema[]>;
+}
+
+/** What the Actor runs Calls with (the container's `Executor` satisfies it). */
+export interface CallRunner {
+  call(
+    call: Call,
+    context: Message[],
+    options?: { signal?: AbortSignal; instance?: string },
+  ): Promise<Message[]>;
+}
+
+/** Per-run settings the step modules read; everything here is a run option, not state. */
+export interface AgentSettings {
+  /** How many options the Generator asks for (default 1). */
+  n: number;
+  /** Human-in-the-loop hook the Actor consults before running Calls (R-LOOP-4). */
+  confirm?: ConfirmCalls;
+  signal?: AbortSignal;
+  /** Message handlers for the request pipeline (R-REQ-2); the provider layer's defaults when absent. */
+  handlers?: unknown[];
+  /** Repairs per request (R-REQ-3). */
+  maxRepairs?: number;
+  model?: string;
+  temperature?: number;
+  /** Token budget of the prompt (estimated as characters / 4); the oldest results are trimmed first. */
+  promptTokenBudget: number;
+  /** How many Calls of one Vessel run at the same time. */
+  concurrency: number;
+}
+
+/**
+ * The agent as a step module sees it: the mutable state plus the services of its container. Modules
+ * change `state` (append nodes, set `nextStep`) and may call `checkpoint()` to persist mid-step (the
+ * Actor does after every completed Call, R-LOOP-5).
+ */
+export interface AgentRuntime {
+  readonly state: AgentState;
+  readonly provider: Provider;
+  readonly toolkit: ToolSource;
+  readonly executor: CallRunner;
+  readonly settings: AgentSettings;
+  /** Saves the state now when the run has a state file; a no-op otherwise. */
+  checkpoint(): Promise<void>;
+}

@@ -1,0 +1,166 @@
+import type { JSONSchema } from '../../protocol/json-schema';
+import type { Message } from '../../protocol/message';
+import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
+import {
+  AGENT_STATE_VERSION,
+  type AgentLimits,
+  type AgentNode,
+  type AgentState,
+  type NodeMessage,
+  type NodeMetadata,
+} from './agent-state';
+
+/** What a new state starts from. */
+export interface InitialStateOptions {
+  /** The task, appended as the last initial node (a user text message). */
+  task?: string;
+  /** Initial messages (system prompt, data, input…), appended before the task. */
+  context?: Message[];
+  /** The user's output schema. */
+  output?: JSONSchema;
+  limits?: AgentLimits;
+  /** The modules chain of a nested run. */
+  chain?: string[];
+}
+
+/** A fresh state: the context and the task as a chain of `input` nodes, next step the Prompter. */
+export function createInitialState(options: InitialStateOptions = {}): AgentState {
+  const state: AgentState = {
+    version: AGENT_STATE_VERSION,
+    nodes: [],
+    head: null,
+    nextStep: { module: 'prompter', args: {} },
+    usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, steps: 0, turns: 0, elapsedMs: 0 },
+    limits: { ...options.limits },
+    chain: [...(options.chain ?? [])],
+  };
+  if (options.task !== undefined) state.task = options.task;
+  if (options.output !== undefined) state.output = options.output;
+  for (const message of options.context ?? []) appendNode(state, message, { module: 'input' });
+  if (options.task !== undefined) {
+    appendNode(state, { type: 'text', role: 'user', text: options.task }, { module: 'input' });
+  }
+  return state;
+}
+
+/** The node with that id; a typed error naming the JSON path when it does not exist. */
+export function getNode(state: AgentState, id: number, jsonPath = `/nodes/${id}`): AgentNode {
+  const node = Number.isInteger(id) ? state.nodes[id] : undefined;
+  if (!node || node.id !== id) {
+    throw new InvalidAgentStateError({
+      jsonPath,
+      reason: `node ${String(id)} does not exist (the state has ${state.nodes.length} nodes)`,
+    });
+  }
+  return node;
+}
+
+/**
+ * Appends a node under `parent` (default: the head) and makes it the head. Ids are the array index, so
+ * they are continuous and never reused.
+ */
+export function appendNode(
+  state: AgentState,
+  message: NodeMessage,
+  metadata: NodeMetadata,
+  parent: number | null = state.head,
+  options: { makeHead?: boolean } = {},
+): AgentNode {
+  const node: AgentNode = { id: state.nodes.length, parent, children: [], message, metadata };
+  if (parent !== null) getNode(state, parent).children.push(node.id);
+  state.nodes.push(node);
+  if (options.makeHead !== false) state.head = node.id;
+  return node;
+}
+
+/** The nodes from the root to `id` (inclusive), in order: the conversation the LLM sees. */
+export function pathTo(state: AgentState, id: number | null = state.head): AgentNode[] {
+  const path: AgentNode[] = [];
+  const seen = new Set<number>();
+  let current = id;
+  while (current !== null) {
+    if (seen.has(current)) {
+      throw new InvalidAgentStateError({
+        jsonPath: `/nodes/${current}/parent`,
+        reason: 'the parent links form a cycle',
+      });
+    }
+    seen.add(current);
+    const node = getNode(state, current);
+    path.push(node);
+    current = node.parent;
+  }
+  return path.reverse();
+}
+
+/** The protocol messages on the path to `id` (Vessel choices left out): the context Calls run in. */
+export function contextMessages(state: AgentState, id: number | null = state.head): Message[] {
+  const messages: Message[] = [];
+  for (const node of pathTo(state, id)) {
+    if (node.message.type !== 'vessel') messages.push(node.message);
+  }
+  return messages;
+}
+
+/**
+ * Checks the structure a hand-edited or loaded state must have (version, ids, links, head, nextStep
+ * references), so a broken file fails with the JSON path at fault instead of deep inside a module.
+ */
+export function assertValidState(value: unknown, file?: string): asserts value is AgentState {
+  const fail = (jsonPath: string, reason: string): never => {
+    throw new InvalidAgentStateError({ jsonPath, reason, file });
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('', 'expected a JSON object');
+  }
+  const state = value as Partial<AgentState>;
+  if (state.version !== AGENT_STATE_VERSION) {
+    fail('/version', `expected ${AGENT_STATE_VERSION}, got ${JSON.stringify(state.version)}`);
+  }
+  if (!Array.isArray(state.nodes)) return fail('/nodes', 'expected an array');
+  state.nodes.forEach((node: AgentNode, index) => {
+    if (typeof node !== 'object' || node === null)
+      fail(`/nodes/${index}`, 'expected a node object');
+    if (node.id !== index) fail(`/nodes/${index}/id`, `expected ${index} (ids are continuous)`);
+    if (node.parent !== null && !(Number.isInteger(node.parent) && node.parent < index)) {
+      fail(`/nodes/${index}/parent`, 'expected null or the id of an earlier node');
+    }
+    if (!Array.isArray(node.children)) fail(`/nodes/${index}/children`, 'expected an array');
+    if (typeof node.message !== 'object' || node.message === null) {
+      fail(`/nodes/${index}/message`, 'expected a message object');
+    }
+    if (typeof node.metadata !== 'object' || node.metadata === null) {
+      fail(`/nodes/${index}/metadata`, 'expected an object');
+    }
+  });
+  if (state.head !== null && !(Number.isInteger(state.head) && state.nodes[state.head as number])) {
+    fail('/head', 'expected null or the id of an existing node');
+  }
+  const step = state.nextStep;
+  if (typeof step !== 'object' || step === null || typeof step.module !== 'string') {
+    return fail('/nextStep', 'expected { module, args }');
+  }
+  const modules = ['prompter', 'generator', 'discriminator', 'actor', 'done'];
+  if (!modules.includes(step.module)) {
+    fail('/nextStep/module', `expected one of ${modules.join(', ')}, got "${step.module}"`);
+  }
+  if (typeof step.args !== 'object' || step.args === null)
+    fail('/nextStep/args', 'expected an object');
+  if (step.module === 'actor') {
+    const nodeId = step.args.nodeId;
+    const target = Number.isInteger(nodeId) ? state.nodes[nodeId] : undefined;
+    if (!target || target.message.type !== 'vessel') {
+      fail('/nextStep/args/nodeId', 'expected the id of a node holding a vessel message');
+    }
+  }
+  if (step.module === 'generator' && !Array.isArray(step.args.messages)) {
+    fail('/nextStep/args/messages', 'expected an array of { role, content } messages');
+  }
+  if (step.module === 'discriminator' && !Array.isArray(step.args.options)) {
+    fail('/nextStep/args/options', 'expected an array of vessel solutions');
+  }
+  if (typeof state.usage !== 'object' || state.usage === null) fail('/usage', 'expected an object');
+  if (typeof state.limits !== 'object' || state.limits === null)
+    fail('/limits', 'expected an object');
+  if (!Array.isArray(state.chain)) fail('/chain', 'expected an array of module ids');
+}

@@ -1,0 +1,72 @@
+import {
+  appendNode,
+  assertValidState,
+  contextMessages,
+  createInitialState,
+  pathTo,
+} from '../../../src/runtime/loop/state-tree';
+import { InvalidAgentStateError } from '../../../src/errors/invalid-agent-state.error';
+
+describe('state tree (R-LOOP-1)', () => {
+  it('R-LOOP-1 starts with the context and the task as a chain of input nodes, prompter next', () => {
+    const state = createInitialState({
+      task: 'Plan a trip',
+      context: [{ type: 'system', text: 'You plan trips.' }],
+      limits: { maxTurns: 3 },
+    });
+    expect(state.version).toBe(1);
+    expect(state.nodes.map((node) => [node.id, node.parent, node.children])).toEqual([
+      [0, null, [1]],
+      [1, 0, []],
+    ]);
+    expect(state.nodes[1]?.message).toEqual({ type: 'text', role: 'user', text: 'Plan a trip' });
+    expect(state.head).toBe(1);
+    expect(state.nextStep).toEqual({ module: 'prompter', args: {} });
+    expect(state.limits).toEqual({ maxTurns: 3 });
+    expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+  });
+
+  it('R-LOOP-1 keeps sibling options in the tree while the path follows the head', () => {
+    const state = createInitialState({ task: 'x' });
+    const first = appendNode(
+      state,
+      { type: 'vessel', calls: [], output: 1 },
+      { module: 'discriminator', chosen: false },
+      0,
+      {
+        makeHead: false,
+      },
+    );
+    const second = appendNode(
+      state,
+      { type: 'vessel', calls: [], output: 2 },
+      { module: 'discriminator', chosen: true },
+      0,
+    );
+    expect([first.id, second.id]).toEqual([1, 2]);
+    expect(state.nodes[0]?.children).toEqual([1, 2]);
+    expect(pathTo(state).map((node) => node.id)).toEqual([0, 2]);
+    const result = appendNode(
+      state,
+      { type: 'result', call: { _tool: 'a' }, output: 5 },
+      { module: 'actor' },
+    );
+    expect(result.id).toBe(3);
+    expect(contextMessages(state)).toEqual([
+      { type: 'text', role: 'user', text: 'x' },
+      { type: 'result', call: { _tool: 'a' }, output: 5 },
+    ]);
+  });
+
+  it('rejects broken states with the JSON path at fault', () => {
+    const state = createInitialState({ task: 'x' });
+    expect(() => assertValidState({ ...state, version: 2 })).toThrow(/\/version/);
+    const badStep = { ...state, nextStep: { module: 'actor', args: { nodeId: 0 } } };
+    expect(() => assertValidState(badStep, 'run.json')).toThrow(InvalidAgentStateError);
+    expect(() => assertValidState(badStep, 'run.json')).toThrow(
+      /run\.json.*\/nextStep\/args\/nodeId/,
+    );
+    const badIds = { ...state, nodes: [{ ...state.nodes[0], id: 7 }] };
+    expect(() => assertValidState(badIds)).toThrow(/\/nodes\/0\/id/);
+  });
+});
