@@ -9,6 +9,11 @@ export { IdeactError } from './errors/ideact-error';
 export type { ErrorFault, IdeactErrorOptions } from './errors/ideact-error';
 export { UnresolvedReferenceError } from './errors/unresolved-reference.error';
 export { InvalidSchemaError } from './errors/invalid-schema.error';
+export { UnsafePathError } from './errors/unsafe-path.error';
+export { InvalidOutputPathError } from './errors/invalid-output-path.error';
+export { InvalidIdeaError } from './errors/invalid-idea.error';
+export { UnknownToolError } from './errors/unknown-tool.error';
+export { InvalidVesselError } from './errors/invalid-vessel.error';
 
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
@@ -31,6 +36,35 @@ export type { VesselSolution } from './protocol/vessel-solution';
 export type { TypedToolReference } from './protocol/typed-tool';
 export { validateJson, formatIssues } from './protocol/json-validation';
 export type { ValidationIssue } from './protocol/json-validation';
+export { formatJson } from './protocol/format-json';
+export { applyMergePatch } from './protocol/merge-patch';
+export { dataView } from './protocol/data-view';
+export type { DataMessageView } from './protocol/data-view';
+export { mergeDataMessages } from './protocol/merge-data';
+export { renderMessages, renderMessage, renderData } from './protocol/render-messages';
+export { viewOfKind } from './protocol/kind-view';
+export { readTool, resolveActivity, toolName } from './protocol/read-tool';
+export type { ToolInfo, ToolImports, ToolOutputPath } from './protocol/tool-info';
+export { invertIdea, findIdeaInput } from './protocol/invert-idea';
+export { parseIdea } from './protocol/parse-idea';
+export { callSchema, buildVesselSchema, DEFAULT_VESSEL_OUTPUT } from './protocol/vessel-schema';
+export type { CallSchemaOptions } from './protocol/vessel-schema';
+export { parseVessel } from './protocol/parse-vessel';
+export { resolveReferences } from './protocol/resolve-references';
+export { applyOutputPath } from './protocol/apply-output-path';
+export { selectImports } from './protocol/select-imports';
+export {
+  parseReferenceExpression,
+  parseOutputPath,
+  isReferenceExpression,
+  REFERENCE_SIGIL,
+} from './protocol/path-expression';
+export type {
+  PathSegment,
+  ReferenceTerm,
+  OutputTarget,
+  Expression,
+} from './protocol/path-expression';
 
 // ── llm (providers) ───────────────────────────────────────────────────────────
 export type { Provider, ProviderRequest, ProviderResponse, Usage } from './llm/provider';

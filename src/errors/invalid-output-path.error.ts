@@ -1,0 +1,20 @@
+import { IdeactError } from './ideact-error';
+
+/** An `_outputPath` is not a valid path expression (R-OUT-1), e.g. empty, `a..b` or `a[0]`. */
+export class InvalidOutputPathError extends IdeactError {
+  static override readonly code = 'INVALID_OUTPUT_PATH';
+  static override readonly fault = 'runtime' as const;
+
+  /** The output path as written. */
+  readonly path: string;
+
+  constructor(options: { path: string; reason: string; cause?: unknown }) {
+    super({
+      message:
+        `Invalid output path "${options.path}": ${options.reason}. ` +
+        'Write dot-separated keys such as "weather.today", "†state.weather" or "a || b".',
+      cause: options.cause,
+    });
+    this.path = options.path;
+  }
+}

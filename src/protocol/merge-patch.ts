@@ -1,0 +1,74 @@
+/**
+ * RFC 7386 JSON Merge Patch: objects merge key by key, `null` deletes a key, anything else
+ * (arrays, primitives, a non-object patch) replaces. Pure: returns a new value, never mutates
+ * `target` or `patch` (R-DATA-1). Keys such as `__proto__` are kept as plain own data keys.
+ */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return cloneJson(patch);
+  const result: Record<string, unknown> = isPlainObject(target) ? copyObject(target) : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else if (isPlainObject(value)) setOwn(result, key, applyMergePatch(getOwn(result, key), value));
+    else setOwn(result, key, cloneJson(value));
+  }
+  return result;
+}
+
+/**
+ * Applies `patch` onto `target` IN PLACE when `target` is an object owned by the caller (every
+ * object reachable from it was created here), so a long run of patches costs time proportional to
+ * the patches, not to the size of the accumulated value. Returns the new target.
+ * @internal
+ */
+export function applyMergePatchInPlace(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return cloneJson(patch);
+  const result: Record<string, unknown> = isPlainObject(target) ? target : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    else if (isPlainObject(value)) {
+      setOwn(result, key, applyMergePatchInPlace(getOwn(result, key), value));
+    } else setOwn(result, key, cloneJson(value));
+  }
+  return result;
+}
+
+/** Deep copy of a JSON value (own enumerable keys only; `__proto__` stays a data key). @internal */
+export function cloneJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneJson);
+  if (isPlainObject(value)) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) setOwn(copy, key, cloneJson(item));
+    return copy;
+  }
+  return value;
+}
+
+/** True for a non-null, non-array object (what JSON calls an object). @internal */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads an OWN property only (never the prototype chain). @internal */
+export function getOwn(object: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+/** Sets an own data property, even for keys like `__proto__` (never touches the prototype). @internal */
+export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    object[key] = value;
+  }
+}
+
+function copyObject(value: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) setOwn(copy, key, item);
+  return copy;
+}

@@ -1,0 +1,60 @@
+import { dataView, type DataMessageView } from './data-view';
+import { formatJson } from './format-json';
+import { mergeDataMessages } from './merge-data';
+import type { ChatMessage, Message, ResultMessage } from './message';
+
+/**
+ * Turns context messages into what the LLM sees (R-DATA-2, R-DATA-3): data messages are merged
+ * first, then each becomes one user text block in seed 004's layout; `system` → role system; `text`
+ * passes through with its role (user by default); `result` → a user block with the call and outcome.
+ * Deterministic: equal inputs give byte-identical output.
+ */
+export function renderMessages(messages: Message[]): ChatMessage[] {
+  return mergeDataMessages(messages).map(renderMessage);
+}
+
+/** Renders ONE message as is (no merging); see {@link renderMessages}. */
+export function renderMessage(message: Message): ChatMessage {
+  switch (message.type) {
+    case 'system':
+      return { role: 'system', content: message.text };
+    case 'text':
+      return { role: message.role ?? 'user', content: message.text };
+    case 'result':
+      return { role: 'user', content: renderResult(message) };
+    default: {
+      const view = dataView(message) as DataMessageView;
+      return { role: 'user', content: renderData(view) };
+    }
+  }
+}
+
+/**
+ * The text block of one (merged) data view, e.g.
+ * `## Data: ¶user (instance ①)` / JSON / description / `Schema for ¶user:` / schema JSON.
+ */
+export function renderData(view: DataMessageView): string {
+  const instance = view.instance === undefined ? '' : ` (instance ${view.instance})`;
+  const lines: string[] = [
+    view.kind === undefined ? `## Data${instance}` : `## Data: ¶${view.kind}${instance}`,
+    formatJson(view.data),
+  ];
+  if (view.description !== undefined) lines.push(view.description);
+  if (view.schema !== undefined) {
+    lines.push(view.kind === undefined ? 'Schema:' : `Schema for ¶${view.kind}:`);
+    lines.push(formatJson(view.schema));
+  }
+  return lines.join('\n');
+}
+
+function renderResult(message: ResultMessage): string {
+  const call: Record<string, unknown> = { ...message.call };
+  delete call._output;
+  const lines = [`## Result of ${String(message.call?._tool)}`, formatJson(call)];
+  if (message.error !== undefined) {
+    lines.push(`Error ${message.error.code}: ${message.error.message}`);
+  } else {
+    lines.push('Output:', formatJson(message.output === undefined ? null : message.output));
+  }
+  return lines.join('\n');
+}

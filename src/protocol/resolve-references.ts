@@ -1,0 +1,107 @@
+import { UnresolvedReferenceError } from '../errors/unresolved-reference.error';
+import { viewOfKind } from './kind-view';
+import { cloneJson, getOwn, isPlainObject } from './merge-patch';
+import type { Message } from './message';
+import {
+  isReferenceExpression,
+  parseReferenceExpression,
+  type PathSegment,
+  type ReferenceTerm,
+} from './path-expression';
+
+/**
+ * Replaces every param string that is wholly a reference expression (R-VAR-1) — `†kind.path`,
+ * `†a || †b` (first present), `†a && †b` (all present → the last) — with the value from the merged
+ * data of that kind, as seen by `instance` (R-INST-1). Recurses into nested objects and arrays;
+ * top-level `_` meta-fields (e.g. `_outputPath`) are left alone. Returns a new value; throws
+ * `UnresolvedReferenceError` (or `UnsafePathError`) when a reference cannot be resolved.
+ */
+export function resolveReferences<T>(params: T, context: Message[], instance?: string): T {
+  const views = new Map<string, { data: unknown } | undefined>();
+  const lookup = (kind: string): { data: unknown } | undefined => {
+    if (!views.has(kind)) views.set(kind, viewOfKind(context, kind, instance));
+    return views.get(kind);
+  };
+  const walk = (value: unknown, topLevel: boolean): unknown => {
+    if (isReferenceExpression(value)) return evaluate(value, lookup, instance);
+    if (Array.isArray(value)) return value.map((item) => walk(item, false));
+    if (isPlainObject(value)) {
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const resolved = topLevel && key.startsWith('_') ? item : walk(item, false);
+        if (key === '__proto__') {
+          Object.defineProperty(copy, key, {
+            value: resolved,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else copy[key] = resolved;
+      }
+      return copy;
+    }
+    return value;
+  };
+  return walk(params, true) as T;
+}
+
+function evaluate(
+  text: string,
+  lookup: (kind: string) => { data: unknown } | undefined,
+  instance: string | undefined,
+): unknown {
+  const expression = parseReferenceExpression(text.trim(), instance);
+  const reasons: string[] = [];
+  for (const group of expression) {
+    let value: unknown;
+    let complete = true;
+    for (const term of group) {
+      const found = valueOf(term, lookup);
+      if (found.present) value = found.value;
+      else {
+        complete = false;
+        reasons.push(found.reason);
+        break;
+      }
+    }
+    if (complete) return cloneJson(value);
+  }
+  throw new UnresolvedReferenceError({ reference: text, instance, reason: reasons.join('; ') });
+}
+
+function valueOf(
+  term: ReferenceTerm,
+  lookup: (kind: string) => { data: unknown } | undefined,
+): { present: true; value: unknown } | { present: false; reason: string } {
+  const view = lookup(term.kind);
+  if (view === undefined) {
+    return { present: false, reason: `no data message of kind "${term.kind}"` };
+  }
+  let current = view.data;
+  for (let index = 0; index < term.path.length; index++) {
+    current = step(current, term.path[index] as PathSegment);
+    if (current === undefined || current === null) {
+      return {
+        present: false,
+        reason: `${term.text}: ¶${term.kind} has no value at "${formatPath(term.path.slice(0, index + 1))}"`,
+      };
+    }
+  }
+  if (current === undefined || current === null) {
+    return { present: false, reason: `${term.text}: ¶${term.kind} is empty` };
+  }
+  return { present: true, value: current };
+}
+
+function step(value: unknown, segment: PathSegment): unknown {
+  if (typeof segment === 'number') return Array.isArray(value) ? value[segment] : undefined;
+  return isPlainObject(value) ? getOwn(value, segment) : undefined;
+}
+
+function formatPath(path: PathSegment[]): string {
+  return path
+    .map((segment, index) =>
+      typeof segment === 'number' ? `[${segment}]` : index === 0 ? segment : `.${segment}`,
+    )
+    .join('');
+}

@@ -1,0 +1,31 @@
+import type { JSONSchema } from './json-schema';
+
+/** How a Tool's `_imports` is set (R-IMP-1): not at all, fixed by the designer, or chosen by the LLM. */
+export type ToolImports =
+  { mode: 'none' } | { mode: 'static'; kinds: string[] } | { mode: 'dynamic'; kinds: string[] };
+
+/** How a Tool's `_outputPath` is set (R-OUT-1): not at all, fixed, or the LLM's choice (of `paths`). */
+export type ToolOutputPath =
+  { mode: 'none' } | { mode: 'fixed'; path: string } | { mode: 'choice'; paths?: string[] };
+
+/** A Tool schema read into plain fields: name, params, and what each meta-field says. */
+export interface ToolInfo {
+  /** The `_tool` const. */
+  name: string;
+  /** The Tool's description, shown to the LLM. */
+  description?: string;
+  /** Object schema of the params only (no `_` meta-fields). */
+  params: JSONSchema;
+  /** The latent output schema (`_output`). */
+  output?: JSONSchema;
+  /** The explicit `_activity` const as written (`''` = latent); absent when not set. */
+  activity?: string;
+  /** The `_module` const: an Idea file path, a URL or `'anonymous'`. */
+  module?: string;
+  /** When a module is loaded: at execution time (default) or upfront (R-MOD-3/4). */
+  resolution: 'execution' | 'upfront';
+  /** The `_imports` setting. */
+  imports: ToolImports;
+  /** The `_outputPath` setting. */
+  outputPath: ToolOutputPath;
+}

@@ -1,0 +1,101 @@
+import type { JSONSchema } from './json-schema';
+import { readTool, resolveActivity } from './read-tool';
+import type { ToolSchema } from './tool-schema';
+
+/** Options of {@link callSchema} and {@link buildVesselSchema}. */
+export interface CallSchemaOptions {
+  /**
+   * Instance ids the LLM may target; when given, each call schema offers an optional `_instance`
+   * enum (R-INST-1). Absent = no `_instance` property.
+   */
+  instances?: string[];
+  /**
+   * Names of registered Activities; a Tool whose Activity resolves by its own name (R-TOOL-2) is
+   * explicit, so its `_output` is not shown. Absent = only an explicit `_activity` counts.
+   */
+  activities?: ReadonlySet<string>;
+}
+
+/** The default Vessel output when none is given: a final answer in words, or null to go on. */
+export const DEFAULT_VESSEL_OUTPUT: JSONSchema = {
+  type: 'string',
+  description:
+    'The final answer for the user, once the task is done; null while calls are still needed.',
+};
+
+/**
+ * The JSON Schema of one Call of `tool` as the LLM sees it inside a Vessel: `_reasoningForCall`
+ * (optional, first), `_tool`, the params, `_output` for inline latent Tools, `_outputPath` /
+ * `_imports` only when the Tool leaves them to the LLM, `_instance` when instances are given.
+ * `_activity`, `_module`, `_resolution` and other meta-fields stay hidden.
+ */
+export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): JSONSchema {
+  const info = readTool(tool);
+  const properties: Record<string, JSONSchema> = {
+    _reasoningForCall: {
+      type: 'string',
+      description: 'Why this call is needed now (written before the params).',
+    },
+    _tool: tool.properties._tool,
+  };
+  for (const [key, schema] of Object.entries(info.params.properties ?? {}))
+    properties[key] = schema;
+  const required = ['_tool', ...(info.params.required ?? [])];
+
+  const explicit =
+    options.activities === undefined
+      ? info.activity !== undefined && info.activity !== ''
+      : resolveActivity(tool, options.activities) !== '';
+  if (info.output !== undefined && info.module === undefined && !explicit) {
+    properties._output = info.output;
+    required.push('_output');
+  }
+  if (info.outputPath.mode === 'choice' && tool.properties._outputPath !== undefined) {
+    properties._outputPath = tool.properties._outputPath;
+  }
+  if (info.imports.mode === 'dynamic' && tool.properties._imports !== undefined) {
+    properties._imports = tool.properties._imports;
+  }
+  if (options.instances !== undefined) {
+    properties._instance = {
+      type: 'string',
+      enum: [...options.instances],
+      description: 'The instance this call works on; omit for global data.',
+    };
+  }
+  const schema: JSONSchema = { type: 'object' };
+  if (info.description !== undefined) schema.description = info.description;
+  schema.properties = properties;
+  schema.required = required;
+  schema.additionalProperties = false;
+  if (tool.$defs !== undefined) schema.$defs = tool.$defs;
+  if (tool.definitions !== undefined) schema.definitions = tool.definitions;
+  return schema;
+}
+
+/**
+ * The schema of a Vessel Request (seed 002): `{ calls: [call schemas…], output: <output> | null }`.
+ * Without `output`, the final output is an answer string (or null while work remains). Zero tools →
+ * `calls` must be empty.
+ */
+export function buildVesselSchema(
+  tools: ToolSchema[],
+  output?: JSONSchema,
+  options: CallSchemaOptions = {},
+): JSONSchema {
+  const calls: JSONSchema =
+    tools.length === 0
+      ? { type: 'array', maxItems: 0, items: {} }
+      : { type: 'array', items: { anyOf: tools.map((tool) => callSchema(tool, options)) } };
+  calls.description =
+    'The tool calls to run now, in order; an empty list when nothing is left to do.';
+  return {
+    type: 'object',
+    properties: {
+      calls,
+      output: { anyOf: [output ?? DEFAULT_VESSEL_OUTPUT, { type: 'null' }] },
+    },
+    required: ['calls', 'output'],
+    additionalProperties: false,
+  };
+}
