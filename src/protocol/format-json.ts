@@ -1,3 +1,5 @@
+import { setOwn } from './merge-patch';
+
 /** Column limit for printing a nested all-primitive object/array on one line. */
 const LINE_WIDTH = 80;
 const INDENT = '  ';
@@ -41,7 +43,7 @@ function normalise(value: unknown): Json | undefined {
       const result: { [key: string]: Json } = {};
       for (const [key, item] of Object.entries(value as object)) {
         const normalisedItem = normalise(item);
-        if (normalisedItem !== undefined) result[key] = normalisedItem;
+        if (normalisedItem !== undefined) setOwn(result, key, normalisedItem);
       }
       return result;
     }
