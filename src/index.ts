@@ -15,6 +15,23 @@ export { InvalidIdeaError } from './errors/invalid-idea.error';
 export { UnknownToolError } from './errors/unknown-tool.error';
 export { InvalidVesselError } from './errors/invalid-vessel.error';
 
+// executor and modules (H3)
+export { ModulePathError } from './errors/module-path.error';
+export { ModuleNotFoundError } from './errors/module-not-found.error';
+export { ModuleUrlError } from './errors/module-url.error';
+export { ModuleCycleError } from './errors/module-cycle.error';
+export { ModuleDepthError } from './errors/module-depth.error';
+export { InvalidCallOutputError } from './errors/invalid-call-output.error';
+export { InvalidParamsError } from './errors/invalid-params.error';
+export { InvalidActivityOutputError } from './errors/invalid-activity-output.error';
+export { ActivityFailedError } from './errors/activity-failed.error';
+export { UnknownActivityError } from './errors/unknown-activity.error';
+export { CallCancelledError } from './errors/call-cancelled.error';
+export { CallFailedError } from './errors/call-failed.error';
+export { ImportNotAllowedError } from './errors/import-not-allowed.error';
+export { OutputPathNotAllowedError } from './errors/output-path-not-allowed.error';
+export { MissingOutputSchemaError } from './errors/missing-output-schema.error';
+
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
 export type {
@@ -70,6 +87,12 @@ export type {
 export type { Provider, ProviderRequest, ProviderResponse, Usage } from './llm/provider';
 
 // ── runtime (request pipeline, executor, modules) ─────────────────────────────
+// executor and modules (H3)
+export { ModuleLoader, ANONYMOUS_MODULE } from './runtime/module-loader';
+export type { ModuleLoaderOptions, LoadedModule } from './runtime/module-loader';
+export { Toolkit } from './runtime/toolkit';
+export type { ToolkitOptions } from './runtime/toolkit';
+export type { ActivityFunction, ActivityContext, ParamsTransformer } from './runtime/activity';
 
 // ── decorators ────────────────────────────────────────────────────────────────
 

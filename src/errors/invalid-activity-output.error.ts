@@ -1,0 +1,33 @@
+import type { ValidationIssue } from '../protocol/json-validation';
+import { formatIssues } from '../protocol/json-validation';
+import { IdeactError } from './ideact-error';
+
+/** An Activity returned a value that does not match the `_output` schema its Tool declares. */
+export class InvalidActivityOutputError extends IdeactError {
+  static override readonly code = 'INVALID_ACTIVITY_OUTPUT';
+  static override readonly fault = 'configuration' as const;
+
+  /** The Tool the Call used. */
+  readonly toolName: string;
+  /** The Activity that produced the value. */
+  readonly activity: string;
+  /** What is wrong with the returned value. */
+  readonly issues: ValidationIssue[];
+
+  constructor(options: {
+    toolName: string;
+    activity: string;
+    issues: ValidationIssue[];
+    cause?: unknown;
+  }) {
+    super({
+      message:
+        `Activity "${options.activity}" of tool "${options.toolName}" returned a value that does not match the tool's \`_output\` schema:\n` +
+        `${formatIssues(options.issues)}\nFix the Activity or the tool's \`_output\` schema.`,
+      cause: options.cause,
+    });
+    this.toolName = options.toolName;
+    this.activity = options.activity;
+    this.issues = options.issues;
+  }
+}

@@ -1,0 +1,25 @@
+import type { ValidationIssue } from '../protocol/json-validation';
+import { formatIssues } from '../protocol/json-validation';
+import { IdeactError } from './ideact-error';
+
+/** An explicit Call's params (after `†` resolution) do not match the Tool's params schema. */
+export class InvalidParamsError extends IdeactError {
+  static override readonly code = 'INVALID_PARAMS';
+  static override readonly fault = 'model' as const;
+
+  /** The Tool the Call used. */
+  readonly toolName: string;
+  /** Each param that is wrong: JSON Pointer into the params and the reason. */
+  readonly issues: ValidationIssue[];
+
+  constructor(options: { toolName: string; issues: ValidationIssue[]; cause?: unknown }) {
+    super({
+      message:
+        `Invalid params for tool "${options.toolName}":\n${formatIssues(options.issues)}\n` +
+        'Call the tool again with params that match its schema.',
+      cause: options.cause,
+    });
+    this.toolName = options.toolName;
+    this.issues = options.issues;
+  }
+}

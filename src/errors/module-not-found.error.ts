@@ -1,0 +1,23 @@
+import { IdeactError } from './ideact-error';
+
+/** A module reference names an Idea file that does not exist under the module root. */
+export class ModuleNotFoundError extends IdeactError {
+  static override readonly code = 'MODULE_NOT_FOUND';
+  static override readonly fault = 'configuration' as const;
+
+  /** The module reference as written in `_module`. */
+  readonly path: string;
+  /** The absolute file path that was looked up. */
+  readonly resolvedPath: string;
+
+  constructor(options: { path: string; resolvedPath: string; cause?: unknown }) {
+    super({
+      message:
+        `Module "${options.path}" not found: no file at "${options.resolvedPath}". ` +
+        'Create the Idea file there or fix the `_module` reference (paths are relative to the module root).',
+      cause: options.cause,
+    });
+    this.path = options.path;
+    this.resolvedPath = options.resolvedPath;
+  }
+}

@@ -1,0 +1,21 @@
+import { IdeactError } from './ideact-error';
+
+/**
+ * A module URL cannot be loaded: scheme other than http(s), host not in `allowedModuleHosts`, timeout,
+ * size cap, redirect or an HTTP error (R-MOD-6).
+ */
+export class ModuleUrlError extends IdeactError {
+  static override readonly code = 'MODULE_URL';
+  static override readonly fault = 'configuration' as const;
+
+  /** The module URL as written in `_module`. */
+  readonly url: string;
+
+  constructor(options: { url: string; reason: string; fix: string; cause?: unknown }) {
+    super({
+      message: `Module URL "${options.url}" cannot be loaded: ${options.reason}. ${options.fix}`,
+      cause: options.cause,
+    });
+    this.url = options.url;
+  }
+}

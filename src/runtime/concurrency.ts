@@ -1,0 +1,46 @@
+/**
+ * Runs async tasks with at most `limit` in flight at once; the rest wait in FIFO order. Hand-written
+ * (a dozen lines) because no limiter package is installed; one limiter per batch so nested batches
+ * (modules running their own calls) can never deadlock on a shared pool.
+ */
+export interface Limiter {
+  /** Runs `task` when a slot is free; resolves/rejects with the task's result. */
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Tasks currently running (for tests and diagnostics). */
+  readonly active: number;
+}
+
+/** Creates a {@link Limiter}; `limit` below 1 or not finite is treated as 1 / unlimited respectively. */
+export function createLimiter(limit: number): Limiter {
+  const max = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : Number.POSITIVE_INFINITY;
+  const waiting: Array<() => void> = [];
+  let active = 0;
+
+  const release = (): void => {
+    active -= 1;
+    const next = waiting.shift();
+    if (next) next();
+  };
+
+  return {
+    get active() {
+      return active;
+    },
+    run<T>(task: () => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        const start = (): void => {
+          active += 1;
+          let promise: Promise<T>;
+          try {
+            promise = task();
+          } catch (error) {
+            promise = Promise.reject(error);
+          }
+          promise.then(resolve, reject).finally(release);
+        };
+        if (active < max) start();
+        else waiting.push(start);
+      });
+    },
+  };
+}
