@@ -1,0 +1,126 @@
+/**
+ * One benchmark process: `node bench/child.mjs <workload> <framework>` runs one shared workload
+ * (w1 | w2 | w3) for one framework in a fresh process (so peak RSS is that framework's alone), with
+ * a warm-up and BENCH_RUNS (≥ 5) measured runs, and prints one `BENCH_RESULT <json>` line.
+ */
+import { performance } from 'node:perf_hooks';
+import { resourceUsage } from 'node:process';
+import { mean, measuredRuns, median, warmAndMeasure } from './lib/stats.mjs';
+import { FINAL_ANSWER } from './lib/fixtures.mjs';
+
+const TURNS = 200;
+const PARALLEL_CALLS = 100;
+const STRUCTURED_COUNT = 1000;
+const GAP_WINDOW = 20;
+
+function emit(result) {
+  process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(`workload check failed: ${message}`);
+}
+
+async function toolLoop(adapter, runs) {
+  const samples = await warmAndMeasure(runs, async () => {
+    const stamps = [];
+    const started = performance.now();
+    const outcome = await adapter.toolLoop({
+      turns: TURNS,
+      onModelCall: () => stamps.push(performance.now()),
+    });
+    const wall = performance.now() - started;
+    check(outcome.answer === FINAL_ANSWER, `final answer was ${JSON.stringify(outcome.answer)}`);
+    check(outcome.toolRuns === TURNS, `${outcome.toolRuns} tool runs instead of ${TURNS}`);
+    check(stamps.length === TURNS + 1, `${stamps.length} model calls instead of ${TURNS + 1}`);
+    const gaps = stamps.slice(1).map((stamp, index) => stamp - stamps[index]);
+    return {
+      msPerTurn: wall / TURNS,
+      firstGapMs: mean(gaps.slice(0, GAP_WINDOW)),
+      lastGapMs: mean(gaps.slice(-GAP_WINDOW)),
+    };
+  });
+  const firstGapMs = median(samples.map((sample) => sample.firstGapMs));
+  const lastGapMs = median(samples.map((sample) => sample.lastGapMs));
+  return {
+    msPerTurn: median(samples.map((sample) => sample.msPerTurn)),
+    firstGapMs,
+    lastGapMs,
+    gapGrowth: lastGapMs / firstGapMs,
+    peakRssMb: resourceUsage().maxRSS / 1024,
+    runs: samples.length,
+  };
+}
+
+async function parallel(adapter, runs) {
+  const samples = await warmAndMeasure(runs, async () => {
+    const started = performance.now();
+    const outcome = await adapter.parallelCalls({ calls: PARALLEL_CALLS });
+    const wall = performance.now() - started;
+    check(outcome.answer === FINAL_ANSWER, `final answer was ${JSON.stringify(outcome.answer)}`);
+    check(
+      outcome.toolRuns === PARALLEL_CALLS,
+      `${outcome.toolRuns} tool runs instead of ${PARALLEL_CALLS}`,
+    );
+    return wall;
+  });
+  return { wallMs: median(samples), runs: samples.length };
+}
+
+async function structured(adapter, runs) {
+  const samples = await warmAndMeasure(runs, async () => {
+    const started = performance.now();
+    const outcome = await adapter.structured({ count: STRUCTURED_COUNT });
+    const wall = performance.now() - started;
+    check(
+      outcome.last && outcome.last.name === 'Ada Lovelace',
+      'the structured output is not the profile',
+    );
+    check(
+      outcome.modelCalls === STRUCTURED_COUNT,
+      `${outcome.modelCalls} model calls instead of ${STRUCTURED_COUNT}`,
+    );
+    return wall / STRUCTURED_COUNT;
+  });
+  return { msPerCall: median(samples), runs: samples.length };
+}
+
+const WORKLOADS = { w1: toolLoop, w2: parallel, w3: structured };
+
+async function main() {
+  const [workload, framework] = process.argv.slice(2);
+  const body = WORKLOADS[workload];
+  if (!body)
+    throw new Error(
+      `unknown workload ${workload}; expected one of ${Object.keys(WORKLOADS).join(', ')}`,
+    );
+  let adapter;
+  try {
+    adapter = await import(`./frameworks/${framework}.mjs`);
+  } catch (error) {
+    emit({
+      workload,
+      framework,
+      unavailable: `cannot load adapter: ${error.message.split('\n')[0]}`,
+    });
+    return;
+  }
+  if (typeof adapter.unavailable === 'function') {
+    const reason = adapter.unavailable(workload);
+    if (reason) {
+      emit({ workload, framework, unavailable: reason });
+      return;
+    }
+  }
+  const result = await body(adapter, measuredRuns());
+  emit({ workload, framework, ...result });
+}
+
+main().catch((error) => {
+  emit({
+    workload: process.argv[2],
+    framework: process.argv[3],
+    error: String(error?.stack ?? error),
+  });
+  process.exitCode = 1;
+});

@@ -1,0 +1,119 @@
+/**
+ * OpenAI Agents SDK adapter: an `Agent` run by a `Runner` (tracing disabled: no network), driven by an
+ * instant in-process `Model` that replays the workload script (no recording, no latency).
+ */
+import { Agent, Runner, Usage, tool } from '@openai/agents';
+import { FINAL_ANSWER, PROFILE_VALUE, PROFILE_ZOD, TOOLS, callForTurn } from '../lib/fixtures.mjs';
+
+export const id = 'openai-agents';
+export const label = 'OpenAI Agents SDK';
+export const packageName = '@openai/agents';
+
+/** An instant Model: `next(callIndex)` returns the output items of that model call. */
+class InstantModel {
+  constructor(next, onModelCall) {
+    this.next = next;
+    this.onModelCall = onModelCall;
+    this.calls = 0;
+  }
+  async getResponse() {
+    this.onModelCall?.();
+    const output = this.next(this.calls++);
+    return { usage: new Usage(), output, responseId: undefined };
+  }
+  // eslint-disable-next-line require-yield
+  async *getStreamedResponse() {
+    throw new Error('streaming is not used by the benchmark');
+  }
+}
+
+function functionCall(index, name, args) {
+  return {
+    type: 'function_call',
+    callId: `call_${index}`,
+    name,
+    arguments: JSON.stringify(args),
+    status: 'completed',
+  };
+}
+
+function assistantText(text) {
+  return {
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text }],
+  };
+}
+
+function makeTools(counter) {
+  return TOOLS.map((definition) =>
+    tool({
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.zod,
+      execute: async (input) => {
+        counter.runs++;
+        return JSON.stringify(definition.run(input));
+      },
+    }),
+  );
+}
+
+const runner = new Runner({ tracingDisabled: true });
+
+/** W1: one tool call per model call for `turns` turns, then the answer. */
+export async function toolLoop({ turns, onModelCall }) {
+  const counter = { runs: 0 };
+  const model = new InstantModel((index) => {
+    if (index >= turns) return [assistantText(FINAL_ANSWER)];
+    const call = callForTurn(index);
+    return [functionCall(index, call.name, call.args)];
+  }, onModelCall);
+  const agent = new Agent({
+    name: 'bench',
+    instructions: 'Use the tools.',
+    model,
+    tools: makeTools(counter),
+  });
+  const result = await runner.run(agent, 'start', { maxTurns: turns + 5 });
+  return { answer: result.finalOutput, toolRuns: counter.runs, modelCalls: model.calls };
+}
+
+/** W2: one model call with `calls` tool calls, then the answer. */
+export async function parallelCalls({ calls }) {
+  const counter = { runs: 0 };
+  const model = new InstantModel((index) => {
+    if (index > 0) return [assistantText(FINAL_ANSWER)];
+    return Array.from({ length: calls }, (_, callIndex) => {
+      const call = callForTurn(callIndex);
+      return functionCall(callIndex, call.name, call.args);
+    });
+  });
+  const agent = new Agent({
+    name: 'bench',
+    instructions: 'Use the tools.',
+    model,
+    tools: makeTools(counter),
+  });
+  const result = await runner.run(agent, 'start', { maxTurns: 5 });
+  return { answer: result.finalOutput, toolRuns: counter.runs, modelCalls: model.calls };
+}
+
+/** W3: `count` sequential structured generations (the SDK parses and validates with zod). */
+export async function structured({ count }) {
+  const text = JSON.stringify(PROFILE_VALUE);
+  const model = new InstantModel(() => [assistantText(text)]);
+  const agent = new Agent({
+    name: 'bench',
+    instructions: 'Extract the profile.',
+    model,
+    outputType: PROFILE_ZOD,
+  });
+  let last;
+  for (let index = 0; index < count; index++) {
+    const result = await runner.run(agent, `profile ${index}`);
+    last = result.finalOutput;
+  }
+  return { last, modelCalls: model.calls };
+}

@@ -1,0 +1,118 @@
+/**
+ * Vercel AI SDK adapter: `generateText` with tools and a step limit (the SDK's tool loop), and
+ * `generateText` with `Output.object` for structured output, driven by an instant in-process
+ * LanguageModelV3 (the interface its `MockLanguageModelV3` implements, minus call recording).
+ */
+import { Output, generateText, stepCountIs, tool } from 'ai';
+import { FINAL_ANSWER, PROFILE_VALUE, PROFILE_ZOD, TOOLS, callForTurn } from '../lib/fixtures.mjs';
+
+export const id = 'vercel-ai';
+export const label = 'Vercel AI SDK';
+export const packageName = 'ai';
+
+const USAGE = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+/** An instant LanguageModelV3: `next(callIndex)` returns the content of that model call. */
+function instantModel(next, onModelCall) {
+  const model = {
+    specificationVersion: 'v3',
+    provider: 'bench',
+    modelId: 'instant',
+    supportedUrls: {},
+    calls: 0,
+    async doGenerate() {
+      onModelCall?.();
+      const content = next(model.calls++);
+      const hasCalls = content.some((part) => part.type === 'tool-call');
+      return {
+        content,
+        finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: undefined },
+        usage: USAGE,
+        warnings: [],
+      };
+    },
+    async doStream() {
+      throw new Error('streaming is not used by the benchmark');
+    },
+  };
+  return model;
+}
+
+function toolCall(index, name, args) {
+  return {
+    type: 'tool-call',
+    toolCallId: `call_${index}`,
+    toolName: name,
+    input: JSON.stringify(args),
+  };
+}
+
+function makeTools(counter) {
+  return Object.fromEntries(
+    TOOLS.map((definition) => [
+      definition.name,
+      tool({
+        description: definition.description,
+        inputSchema: definition.zod,
+        execute: async (input) => {
+          counter.runs++;
+          return definition.run(input);
+        },
+      }),
+    ]),
+  );
+}
+
+/** W1: one tool call per model call for `turns` turns, then the answer. */
+export async function toolLoop({ turns, onModelCall }) {
+  const counter = { runs: 0 };
+  const model = instantModel((index) => {
+    if (index >= turns) return [{ type: 'text', text: FINAL_ANSWER }];
+    const call = callForTurn(index);
+    return [toolCall(index, call.name, call.args)];
+  }, onModelCall);
+  const result = await generateText({
+    model,
+    tools: makeTools(counter),
+    system: 'Use the tools.',
+    prompt: 'start',
+    stopWhen: stepCountIs(turns + 5),
+  });
+  return { answer: result.text, toolRuns: counter.runs, modelCalls: model.calls };
+}
+
+/** W2: one model call with `calls` tool calls, then the answer. */
+export async function parallelCalls({ calls }) {
+  const counter = { runs: 0 };
+  const model = instantModel((index) => {
+    if (index > 0) return [{ type: 'text', text: FINAL_ANSWER }];
+    return Array.from({ length: calls }, (_, callIndex) => {
+      const call = callForTurn(callIndex);
+      return toolCall(callIndex, call.name, call.args);
+    });
+  });
+  const result = await generateText({
+    model,
+    tools: makeTools(counter),
+    system: 'Use the tools.',
+    prompt: 'start',
+    stopWhen: stepCountIs(5),
+  });
+  return { answer: result.text, toolRuns: counter.runs, modelCalls: model.calls };
+}
+
+/** W3: `count` sequential structured generations (`Output.object` parses and validates with zod). */
+export async function structured({ count }) {
+  const text = JSON.stringify(PROFILE_VALUE);
+  const model = instantModel(() => [{ type: 'text', text }]);
+  const output = Output.object({ schema: PROFILE_ZOD });
+  let last;
+  for (let index = 0; index < count; index++) {
+    const result = await generateText({ model, output, prompt: `profile ${index}` });
+    last = result.output;
+  }
+  return { last, modelCalls: model.calls };
+}

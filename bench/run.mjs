@@ -1,0 +1,369 @@
+/**
+ * `npm run bench`: installs the bench's own dependencies if needed (never the root's), builds the root
+ * package if dist/ is missing or older than src/, runs every workload in its own child process, prints
+ * the report, writes bench/RESULTS.md, and ends with the one-line summary.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatNumber, formatRatio, measuredRuns } from './lib/stats.mjs';
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH, '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const CHILD_TIMEOUT_MS = 240_000;
+
+const FRAMEWORKS = [
+  { id: 'ideact', label: 'ideact', packageName: null },
+  { id: 'openai-agents', label: 'OpenAI Agents SDK', packageName: '@openai/agents' },
+  { id: 'vercel-ai', label: 'Vercel AI SDK', packageName: 'ai' },
+  { id: 'langgraph', label: 'LangGraph.js', packageName: '@langchain/langgraph' },
+];
+const PEERS = FRAMEWORKS.filter((framework) => framework.id !== 'ideact');
+
+function log(line = '') {
+  process.stdout.write(`${line}\n`);
+}
+
+function runCommand(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  return result.status === 0;
+}
+
+// ── setup ─────────────────────────────────────────────────────────────────────────────────────────
+function ensureBenchDependencies() {
+  if (existsSync(path.join(BENCH, 'node_modules'))) return;
+  const hasLock = existsSync(path.join(BENCH, 'package-lock.json'));
+  log(
+    `bench: installing the bench's own dependencies (${hasLock ? 'npm ci' : 'npm install'} --prefix bench)`,
+  );
+  const ok = hasLock
+    ? runCommand(NPM, ['ci', '--prefix', BENCH, '--no-audit', '--no-fund'], ROOT)
+    : runCommand(NPM, ['install', '--prefix', BENCH, '--no-audit', '--no-fund'], ROOT);
+  if (!ok) throw new Error('bench: installing bench/ dependencies failed');
+}
+
+function newestMtime(directory) {
+  let newest = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const full = path.join(directory, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuild() {
+  const entry = path.join(ROOT, 'dist', 'index.js');
+  const stale = !existsSync(entry) || statSync(entry).mtimeMs < newestMtime(path.join(ROOT, 'src'));
+  if (!stale) return 'dist/ is up to date';
+  log(
+    `bench: ${existsSync(entry) ? 'dist/ is older than src/' : 'dist/ is missing'}; running npm run build`,
+  );
+  if (runCommand(NPM, ['run', 'build'], ROOT)) return 'built with npm run build';
+  if (existsSync(entry)) return 'npm run build FAILED; measured the previous dist/';
+  return 'npm run build FAILED; no dist/';
+}
+
+function packageVersion(name) {
+  try {
+    const file = name
+      ? path.join(BENCH, 'node_modules', name, 'package.json')
+      : path.join(ROOT, 'package.json');
+    return JSON.parse(readFileSync(file, 'utf8')).version;
+  } catch {
+    return '?';
+  }
+}
+
+// ── children ──────────────────────────────────────────────────────────────────────────────────────
+function runChild(script, args) {
+  const started = Date.now();
+  const child = spawnSync(
+    process.execPath,
+    [...childNodeFlags(args), path.join(BENCH, script), ...args],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: CHILD_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, OPENAI_AGENTS_DISABLE_TRACING: '1', LANGCHAIN_TRACING_V2: 'false' },
+    },
+  );
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const line = (child.stdout || '').split('\n').find((text) => text.startsWith('BENCH_RESULT '));
+  if (!line) {
+    const reason = child.error
+      ? child.error.message
+      : `exit ${child.status}: ${(child.stderr || '').trim().split('\n').slice(-3).join(' | ')}`;
+    return { error: `no result (${reason})`, seconds };
+  }
+  return { ...JSON.parse(line.slice('BENCH_RESULT '.length)), seconds };
+}
+
+/** BENCH_PROFILE=1 writes a V8 CPU profile of every ideact child into bench/profiles/. */
+function childNodeFlags(args) {
+  if (process.env.BENCH_PROFILE !== '1' || !(args.includes('ideact') || args.length === 1))
+    return [];
+  return [
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    path.join(BENCH, 'profiles'),
+    '--cpu-prof-name',
+    `${args.join('-')}.cpuprofile`,
+  ];
+}
+
+function describe(result) {
+  if (!result) return 'n/a (not run)';
+  if (result.unavailable) return `n/a (${result.unavailable})`;
+  if (result.error) return `n/a (error: ${String(result.error).split('\n')[0]})`;
+  return undefined;
+}
+
+/** Formats RESULTS.md with the root's prettier when it is installed (so `npm run lint` stays clean). */
+async function formatMarkdown(text) {
+  try {
+    const prettier = await import(
+      pathToFileURL(path.join(ROOT, 'node_modules', 'prettier', 'index.mjs')).href
+    );
+    const config = (await prettier.resolveConfig(path.join(BENCH, 'RESULTS.md'))) ?? {};
+    return await prettier.format(text, { ...config, parser: 'markdown' });
+  } catch {
+    return text;
+  }
+}
+
+// ── report ────────────────────────────────────────────────────────────────────────────────────────
+function table(headers, rows) {
+  const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines;
+}
+
+function bestPeer(results, key) {
+  const values = PEERS.map((peer) => results[peer.id]?.[key]).filter((value) =>
+    Number.isFinite(value),
+  );
+  return values.length ? Math.min(...values) : undefined;
+}
+
+function ratio(value, best) {
+  return Number.isFinite(value) && Number.isFinite(best) && best > 0 ? value / best : undefined;
+}
+
+function verdict(value, passes) {
+  if (value === undefined || value === null || Number.isNaN(value)) return 'n/a';
+  return passes(value) ? 'met' : 'MISSED';
+}
+
+async function main() {
+  const started = Date.now();
+  ensureBenchDependencies();
+  const build = ensureBuild();
+  const runs = measuredRuns();
+  const cpus = os.cpus();
+  const machine = {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    memoryGb: (os.totalmem() / 1024 ** 3).toFixed(1),
+  };
+
+  const shared = { w1: {}, w2: {}, w3: {} };
+  for (const workload of Object.keys(shared)) {
+    for (const framework of FRAMEWORKS) {
+      log(`bench: ${workload} ${framework.id} …`);
+      const result = runChild('child.mjs', [workload, framework.id]);
+      shared[workload][framework.id] = result;
+      log(`bench:   ${describe(result) ?? 'ok'} (${result.seconds} s)`);
+    }
+  }
+  const only = {};
+  for (const workload of ['w4', 'w5', 'w6', 'w7', 'w8']) {
+    log(`bench: ${workload} ideact …`);
+    only[workload] = runChild('ideact-only.mjs', [workload]);
+    log(`bench:   ${describe(only[workload]) ?? 'ok'} (${only[workload].seconds} s)`);
+  }
+
+  const report = [];
+  const out = (line = '') => report.push(line);
+  out('# ideact benchmark results');
+  out();
+  out(
+    `Run: ${new Date().toISOString()} · ${runs} measured runs per figure after one warm-up (medians) · build: ${build}`,
+  );
+  out(
+    `Machine: ${machine.cpu} · ${machine.cores} cores · ${machine.memoryGb} GiB · Node ${machine.node} · ${machine.platform}`,
+  );
+  out(
+    `Versions: ideact ${packageVersion(null)} (dist/) · ` +
+      PEERS.map((peer) => `${peer.packageName} ${packageVersion(peer.packageName)}`).join(' · ') +
+      ` · @langchain/core ${packageVersion('@langchain/core')} · zod ${packageVersion('zod')}`,
+  );
+  out(
+    'All models are instant and in-process (no network, no latency): every figure is framework overhead.',
+  );
+  out();
+
+  // W1
+  const w1 = shared.w1;
+  const w1Best = bestPeer(w1, 'msPerTurn');
+  out('## W1 tool loop (3 tools, 200 turns of one call, then the answer)');
+  out();
+  for (const line of table(
+    [
+      'framework',
+      'ms/turn',
+      'ratio to best peer',
+      'gap first 20 (ms)',
+      'gap last 20 (ms)',
+      'last ÷ first',
+      'peak RSS (MB)',
+    ],
+    FRAMEWORKS.map((framework) => {
+      const result = w1[framework.id];
+      const missing = describe(result);
+      if (missing) return [framework.label, missing, '', '', '', '', ''];
+      return [
+        framework.label,
+        formatNumber(result.msPerTurn),
+        formatRatio(ratio(result.msPerTurn, w1Best)),
+        formatNumber(result.firstGapMs),
+        formatNumber(result.lastGapMs),
+        formatRatio(result.gapGrowth),
+        formatNumber(result.peakRssMb),
+      ];
+    }),
+  ))
+    out(line);
+  out();
+
+  // W2, W3
+  const sections = [
+    ['w2', '## W2 parallel calls (one turn of 100 calls, then the answer)', 'wall (ms)', 'wallMs'],
+    [
+      'w3',
+      '## W3 structured output (1,000 sequential generations, 10-field schema, validated)',
+      'ms/call',
+      'msPerCall',
+    ],
+  ];
+  for (const [workload, heading, unit, key] of sections) {
+    const best = bestPeer(shared[workload], key);
+    out(heading);
+    out();
+    for (const line of table(
+      ['framework', unit, 'ratio to best peer'],
+      FRAMEWORKS.map((framework) => {
+        const result = shared[workload][framework.id];
+        const missing = describe(result);
+        if (missing) return [framework.label, missing, ''];
+        return [framework.label, formatNumber(result[key]), formatRatio(ratio(result[key], best))];
+      }),
+    ))
+      out(line);
+    out();
+  }
+
+  // ideact-only
+  out('## ideact only');
+  out();
+  const { w4, w5, w6, w7, w8 } = only;
+  const rows = [];
+  rows.push([
+    'W4 100 module calls via Executor.all, 50 ms provider',
+    describe(w4) ?? `${formatNumber(w4.wallMs)} ms wall = ${formatRatio(w4.parallelRatio)} × 50 ms`,
+  ]);
+  rows.push([
+    'W5 parent prompt, 30 tools × 40-property _output',
+    describe(w5) ??
+      `inline ${w5.inline.total} tokens (messages ${w5.inline.messageTokens} + schema ${w5.inline.schemaTokens}) · ` +
+        `module ${w5.module.total} tokens (messages ${w5.module.messageTokens} + schema ${w5.module.schemaTokens}) · ` +
+        `saving ${formatRatio(w5.moduleTokenSaving)}` +
+        (w5.module.outputShown ? ' · WARNING: module-scope schema still shows _output' : '') +
+        (w5.note ? ` · ${w5.note}` : ''),
+  ]);
+  rows.push([
+    'W6 renderMessages',
+    describe(w6) ??
+      w6.sizes
+        .map(
+          (entry) =>
+            `${entry.messages}: ${formatNumber(entry.ms)} ms (${formatNumber(entry.msPerMessage * 1000)} µs/msg)`,
+        )
+        .join(' · ') + ` · µs/msg 10k ÷ 1k = ${formatRatio(w6.growth)}`,
+  ]);
+  rows.push([
+    'W7 generateFromIdeas, 200 Ideas',
+    describe(w7) ?? `${formatNumber(w7.ms)} ms (${formatNumber(w7.msPerIdea)} ms/Idea)`,
+  ]);
+  rows.push([
+    'W8 cold start',
+    describe(w8) ??
+      `\`ideact --help\` ${formatNumber(w8.cliHelpMs)} ms (bare \`node -e 0\` ${formatNumber(w8.nodeBaselineMs)} ms) · ` +
+        `require('ideact') ${formatNumber(w8.requireMs)} ms` +
+        (w8.helpListsCommands ? '' : ' · WARNING: --help does not list the commands'),
+  ]);
+  for (const line of table(['workload', 'result'], rows)) out(line);
+  out();
+
+  // targets
+  const ideactW1 = describe(w1.ideact) ? undefined : w1.ideact;
+  const overheadRatio = ideactW1 ? ratio(ideactW1.msPerTurn, w1Best) : undefined;
+  const parallelRatio = describe(w4) ? undefined : w4.parallelRatio;
+  const tokenSaving = describe(w5) ? undefined : w5.moduleTokenSaving;
+  out('## Targets (issue 9)');
+  out();
+  const targetRows = [
+    [
+      'overhead_ratio_vs_best_peer ≤ 0.33',
+      formatRatio(overheadRatio),
+      verdict(overheadRatio, (v) => v <= 0.33),
+    ],
+    ['parallel_ratio ≤ 1.3', formatRatio(parallelRatio), verdict(parallelRatio, (v) => v <= 1.3)],
+    ['module_token_saving ≥ 0.70', formatRatio(tokenSaving), verdict(tokenSaving, (v) => v >= 0.7)],
+    [
+      'W1 last-20 ÷ first-20 gap ≤ 1.5',
+      formatRatio(ideactW1?.gapGrowth),
+      verdict(ideactW1?.gapGrowth, (v) => v <= 1.5),
+    ],
+    [
+      'W6 linear (µs/msg 10k ÷ 1k ≤ 1.5)',
+      formatRatio(describe(w6) ? undefined : w6.growth),
+      verdict(describe(w6) ? undefined : w6.growth, (v) => v <= 1.5),
+    ],
+    [
+      'W8 `ideact --help` ≤ 300 ms',
+      describe(w8) ? 'n/a' : `${formatNumber(w8.cliHelpMs)} ms`,
+      verdict(describe(w8) ? undefined : w8.cliHelpMs, (v) => v <= 300),
+    ],
+    [
+      'import ≤ 200 ms',
+      describe(w8) ? 'n/a' : `${formatNumber(w8.requireMs)} ms`,
+      verdict(describe(w8) ? undefined : w8.requireMs, (v) => v <= 200),
+    ],
+  ];
+  for (const line of table(['target', 'value', 'status'], targetRows)) out(line);
+  out();
+  out(`Total bench time: ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+
+  const summary =
+    `summary: overhead_ratio_vs_best_peer=${formatRatio(overheadRatio)} ` +
+    `parallel_ratio=${formatRatio(parallelRatio)} module_token_saving=${formatRatio(tokenSaving)}`;
+  writeFileSync(
+    path.join(BENCH, 'RESULTS.md'),
+    await formatMarkdown(`${report.join('\n')}\n\n\`${summary}\`\n`),
+  );
+  log();
+  for (const line of report) log(line);
+  log();
+  log(summary);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exitCode = 1;
+});
