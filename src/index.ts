@@ -14,6 +14,10 @@ export { InvalidOutputPathError } from './errors/invalid-output-path.error';
 export { InvalidIdeaError } from './errors/invalid-idea.error';
 export { UnknownToolError } from './errors/unknown-tool.error';
 export { InvalidVesselError } from './errors/invalid-vessel.error';
+export { DecoratorError } from './errors/decorator.error';
+export { ParamsValidationError } from './errors/params-validation.error';
+export type { ParamsValidationIssue } from './errors/params-validation.error';
+export { ContainerConfigurationError } from './errors/container-configuration.error';
 
 // executor and modules (H3)
 export { ModulePathError } from './errors/module-path.error';
@@ -95,6 +99,21 @@ export type { ToolkitOptions } from './runtime/toolkit';
 export type { ActivityFunction, ActivityContext, ParamsTransformer } from './runtime/activity';
 
 // ── decorators ────────────────────────────────────────────────────────────────
+export { Tool } from './decorators/tool.decorator';
+export type { ToolOptions } from './decorators/tool.decorator';
+export { Output } from './decorators/output.decorator';
+export { Activity } from './decorators/activity.decorator';
+export { Module } from './decorators/module.decorator';
+export type { ModuleOptions } from './decorators/module.decorator';
+export { Imports } from './decorators/imports.decorator';
+export type { ImportsChoice } from './decorators/imports.decorator';
+export { OutputPath } from './decorators/output-path.decorator';
+export type { OutputPathChoice } from './decorators/output-path.decorator';
+export { Describe } from './decorators/describe.decorator';
+export { toolSchema, toolNameOf, isToolClass } from './decorators/tool-schema-builder';
+export { createParamsTransformer } from './decorators/params-transformer';
+export { getMetadataStorage, MetadataStorage } from './decorators/metadata-storage';
+export type { ClassConstructor, ToolClass, ServiceClass } from './decorators/class-types';
 
 // ── container ─────────────────────────────────────────────────────────────────
 

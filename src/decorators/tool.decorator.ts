@@ -1,0 +1,41 @@
+import { DecoratorError } from '../errors/decorator.error';
+import { asDecoratedClass, rejectDuplicate } from './decorator-target';
+import { getMetadataStorage } from './metadata-storage';
+import { assertReflectMetadata } from './reflect-metadata-check';
+
+/** Options of `@Tool()`. */
+export interface ToolOptions {
+  /** The `_tool` name the LLM uses; defaults to the camelCased class name (`WeatherReport` → `weatherReport`). */
+  name?: string;
+  /** What the tool does, shown to the LLM; say when to use it. */
+  description?: string;
+}
+
+/**
+ * Declares a class as a Tool: its class-validator-decorated properties are the params, other ideact
+ * decorators add meta-fields. `toolSchema(Class)` builds the JSON Schema the LLM sees.
+ */
+export function Tool(options: ToolOptions = {}): ClassDecorator {
+  return (target) => {
+    const type = asDecoratedClass('@Tool', target);
+    assertReflectMetadata('@Tool', type.name);
+    if (options.name !== undefined) assertToolName(options.name, type.name);
+    const storage = getMetadataStorage();
+    rejectDuplicate('@Tool', type, storage.findOwn(storage.tools, type));
+    storage.tools.push({ target: type, name: options.name, description: options.description });
+  };
+}
+
+/** Throws unless `name` is usable as a `_tool` name. @internal */
+export function assertToolName(name: unknown, target: string): void {
+  if (typeof name === 'string' && /^[^\s_]\S*$/.test(name)) return;
+  throw new DecoratorError({
+    decorator: '@Tool',
+    target,
+    problem: `${JSON.stringify(name)} is not a valid tool name (non-empty, no spaces, must not start with "_": "_"-names are meta-fields).`,
+    solutions: [
+      "Pass a name like `@Tool({ name: 'weatherReport' })`.",
+      'Omit `name` to use the camelCased class name.',
+    ],
+  });
+}

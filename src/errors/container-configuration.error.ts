@@ -1,0 +1,33 @@
+import { IdeactError } from './ideact-error';
+import { withPotentialSolutions } from './potential-solutions';
+
+/**
+ * The configuration given to `createContainer()` is inconsistent (duplicate tool names, an `_activity`
+ * nobody registered, a class that is not a tool, …). Thrown at container start, before any LLM call.
+ */
+export class ContainerConfigurationError extends IdeactError {
+  static override readonly code = 'CONTAINER_CONFIGURATION';
+  static override readonly fault = 'configuration' as const;
+
+  /** The config field at fault: `tools`, `activities`, `provider`, … */
+  readonly setting: string;
+  /** The fixes the message suggests, one per entry. */
+  readonly solutions: readonly string[];
+
+  constructor(options: {
+    setting: string;
+    problem: string;
+    solutions: readonly string[];
+    cause?: unknown;
+  }) {
+    super({
+      message: withPotentialSolutions(
+        `createContainer({ ${options.setting} }): ${options.problem}`,
+        options.solutions,
+      ),
+      cause: options.cause,
+    });
+    this.setting = options.setting;
+    this.solutions = options.solutions;
+  }
+}
