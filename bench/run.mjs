@@ -14,6 +14,8 @@ const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const CHILD_TIMEOUT_MS = 240_000;
+/** Where BENCH_PROFILE=1 puts the CPU profiles (outside the work tree). */
+const PROFILE_DIRECTORY = path.join(os.tmpdir(), 'ideact-bench-profiles');
 
 const FRAMEWORKS = [
   { id: 'ideact', label: 'ideact', packageName: null },
@@ -102,14 +104,14 @@ function runChild(script, args) {
   return { ...JSON.parse(line.slice('BENCH_RESULT '.length)), seconds };
 }
 
-/** BENCH_PROFILE=1 writes a V8 CPU profile of every ideact child into bench/profiles/. */
+/** BENCH_PROFILE=1 writes a V8 CPU profile of every ideact child into <tmpdir>/ideact-bench-profiles/. */
 function childNodeFlags(args) {
   if (process.env.BENCH_PROFILE !== '1' || !(args.includes('ideact') || args.length === 1))
     return [];
   return [
     '--cpu-prof',
     '--cpu-prof-dir',
-    path.join(BENCH, 'profiles'),
+    PROFILE_DIRECTORY,
     '--cpu-prof-name',
     `${args.join('-')}.cpuprofile`,
   ];
