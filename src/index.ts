@@ -19,6 +19,21 @@ export { ParamsValidationError } from './errors/params-validation.error';
 export type { ParamsValidationIssue } from './errors/params-validation.error';
 export { ContainerConfigurationError } from './errors/container-configuration.error';
 
+// providers and the request pipeline (H2)
+export { InvalidSolutionError } from './errors/invalid-solution.error';
+export { MissingApiKeyError } from './errors/missing-api-key.error';
+export { ProviderApiError } from './errors/provider-api.error';
+export type { ProviderApiErrorOptions } from './errors/provider-api.error';
+export { ProviderUnreachableError } from './errors/provider-unreachable.error';
+export { ProviderTimeoutError } from './errors/provider-timeout.error';
+export { RefusalError } from './errors/refusal.error';
+export { TruncatedResponseError } from './errors/truncated-response.error';
+export { RequestAbortedError } from './errors/request-aborted.error';
+export { ScriptedSolutionError } from './errors/scripted-solution.error';
+export { ScriptExhaustedError } from './errors/script-exhausted.error';
+export { ScriptIncompleteError } from './errors/script-incomplete.error';
+export { UnhandledMessageError } from './errors/unhandled-message.error';
+
 // executor and modules (H3)
 export { ModulePathError } from './errors/module-path.error';
 export { ModuleNotFoundError } from './errors/module-not-found.error';
@@ -89,8 +104,34 @@ export type {
 
 // ── llm (providers) ───────────────────────────────────────────────────────────
 export type { Provider, ProviderRequest, ProviderResponse, Usage } from './llm/provider';
+export { OpenAIProvider, DEFAULT_OPENAI_MODEL } from './llm/openai/openai-provider';
+export type { OpenAIProviderOptions } from './llm/openai/openai-provider';
+export type { StructuredOutputMode } from './llm/openai/chat-request-body';
+export { OfflineProvider } from './llm/offline/offline-provider';
+export { sampleSolution } from './llm/offline/sample-solution';
+export { ScriptedProvider, ScriptedOptions } from './llm/scripted/scripted-provider';
+export type {
+  ScriptEntry,
+  ScriptFunction,
+  ScriptedProviderOptions,
+} from './llm/scripted/scripted-provider';
+export { createDefaultProvider } from './llm/default-provider';
+export { toStrictSchema } from './llm/strict/to-strict-schema';
+export { fromStrictSolution } from './llm/strict/from-strict-solution';
+export { UnparsedOption, parseReplyText } from './llm/unparsed-option';
+export { addUsage, emptyUsage } from './llm/usage';
 
 // ── runtime (request pipeline, executor, modules) ─────────────────────────────
+// request pipeline (H2)
+export { request, runRequest } from './runtime/request/run-request';
+export type { RequestInput, RequestOptions, RequestResult } from './runtime/request/run-request';
+export { prepareRequest } from './runtime/request/prepare-request';
+export { defaultMessageHandlers } from './runtime/request/default-message-handlers';
+export type {
+  MessageHandler,
+  RequestDraft,
+  RequestConfig,
+} from './runtime/request/message-handler';
 // executor and modules (H3)
 export { ModuleLoader, ANONYMOUS_MODULE } from './runtime/module-loader';
 export type { ModuleLoaderOptions, LoadedModule } from './runtime/module-loader';

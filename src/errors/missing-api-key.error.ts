@@ -1,0 +1,21 @@
+import { IdeactError } from './ideact-error';
+
+/**
+ * The OpenAI provider was selected but neither an API key nor a base URL is configured.
+ * A base URL alone is enough for local servers (Ollama, vLLM, llama.cpp) that need no key.
+ */
+export class MissingApiKeyError extends IdeactError {
+  static override readonly code = 'MISSING_API_KEY';
+  static override readonly fault = 'configuration' as const;
+
+  constructor(options: { cause?: unknown } = {}) {
+    super({
+      message:
+        'OpenAIProvider needs an API key or a base URL: set OPENAI_API_KEY (or pass { apiKey }), or set ' +
+        'OPENAI_BASE_URL (or pass { baseURL }) for a local OpenAI-compatible server such as Ollama ' +
+        '(http://localhost:11434/v1). To run without any model, use new OfflineProvider() or ' +
+        'createDefaultProvider(), which falls back to the offline provider when neither variable is set.',
+      cause: options.cause,
+    });
+  }
+}

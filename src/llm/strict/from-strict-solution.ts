@@ -1,0 +1,142 @@
+import type { JSONSchema } from '../../protocol/json-schema';
+import { validateJson } from '../../protocol/json-validation';
+import {
+  ROOT_VALUE_KEY,
+  isFreeForm,
+  isRecord,
+  mergeAllOf,
+  needsRootWrap,
+  resolveLocalRef,
+  valueTypesOf,
+} from './strict-schema-rules';
+
+/**
+ * Converts a reply produced under `toStrictSchema(originalSchema)` back to the original shape:
+ * unwraps a `{ value }` root, drops `null`s that exist only because optional properties were made
+ * nullable (a `null` the original schema accepts is kept), and parses JSON-encoded free-form values.
+ * Never throws; the caller validates the result against the original schema.
+ */
+export function fromStrictSolution(solution: unknown, originalSchema: JSONSchema): unknown {
+  let value = solution;
+  if (needsRootWrap(originalSchema)) {
+    if (!isRecord(value) || !(ROOT_VALUE_KEY in value)) return value;
+    value = value[ROOT_VALUE_KEY];
+  }
+  return restore(value, originalSchema, originalSchema, 0);
+}
+
+const MAX_DEPTH = 200;
+
+function restore(
+  value: unknown,
+  node: JSONSchema | boolean,
+  root: JSONSchema,
+  depth: number,
+): unknown {
+  if (depth > MAX_DEPTH || typeof node === 'boolean' || !isRecord(node)) {
+    return node === true ? parseJsonText(value) : value;
+  }
+  if (typeof node.$ref === 'string') {
+    const target = resolveLocalRef(node.$ref, root);
+    return target === undefined ? value : restore(value, target, root, depth + 1);
+  }
+  if (node.allOf !== undefined) return restore(value, mergeAllOf(node, root), root, depth + 1);
+  if (isFreeForm(node)) return parseJsonText(value);
+  const branches = [...(node.anyOf ?? []), ...(node.oneOf ?? [])];
+  if (branches.length > 0) return restoreBranch(value, branches, root, depth);
+
+  const types = valueTypesOf(node);
+  if (types.length > 1 && types.some((type) => type === 'object' || type === 'array')) {
+    return restoreBranch(
+      value,
+      types.map((type) => ({ ...node, type })),
+      root,
+      depth,
+    );
+  }
+  if (isRecord(value) && isRecord(node.properties)) {
+    const required = new Set(node.required ?? []);
+    const result: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const property = node.properties[key];
+      if (property === undefined) {
+        result[key] = item;
+        continue;
+      }
+      if (item === null && !required.has(key) && !acceptsNull(property, root)) continue;
+      result[key] = restore(item, property, root, depth + 1);
+    }
+    return result;
+  }
+  if (Array.isArray(value)) {
+    const items = node.items ?? node.prefixItems;
+    if (Array.isArray(items)) {
+      return value.map((item) => restoreBranch(item, items as JSONSchema[], root, depth));
+    }
+    return value.map((item) =>
+      restore(item, (items as JSONSchema | boolean | undefined) ?? true, root, depth + 1),
+    );
+  }
+  return value;
+}
+
+/** Picks the first branch whose restored value validates; falls back to the first branch. */
+function restoreBranch(
+  value: unknown,
+  branches: JSONSchema[],
+  root: JSONSchema,
+  depth: number,
+): unknown {
+  let fallback: unknown = value;
+  let fallbackSet = false;
+  for (const branch of branches) {
+    const candidate = restore(value, branch, root, depth + 1);
+    if (isValid(withRootDefinitions(branch, root), candidate)) return candidate;
+    if (!fallbackSet && sameKind(value, branch, root)) {
+      fallback = candidate;
+      fallbackSet = true;
+    }
+  }
+  return fallback;
+}
+
+function sameKind(value: unknown, branch: JSONSchema, root: JSONSchema): boolean {
+  const resolved = typeof branch.$ref === 'string' ? resolveLocalRef(branch.$ref, root) : branch;
+  if (resolved === undefined) return false;
+  const types = valueTypesOf(resolved);
+  if (Array.isArray(value)) return types.includes('array');
+  if (isRecord(value)) return types.includes('object');
+  return false;
+}
+
+function acceptsNull(schema: JSONSchema, root: JSONSchema): boolean {
+  return isValid(withRootDefinitions(schema, root), null);
+}
+
+function isValid(schema: JSONSchema, value: unknown): boolean {
+  try {
+    return validateJson(schema, value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A sub-schema made self-contained for validation: the root's `$defs`/`definitions` travel along. */
+function withRootDefinitions(schema: JSONSchema | boolean, root: JSONSchema): JSONSchema {
+  if (typeof schema === 'boolean') return schema ? {} : { not: {} };
+  const copy: JSONSchema = { ...schema };
+  if (root.$defs !== undefined && copy.$defs === undefined) copy.$defs = root.$defs;
+  if (root.definitions !== undefined && copy.definitions === undefined) {
+    copy.definitions = root.definitions;
+  }
+  return copy;
+}
+
+function parseJsonText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,227 @@
+import type { JSONSchema } from '../../protocol/json-schema';
+import {
+  ROOT_VALUE_KEY,
+  isFreeForm,
+  isRecord,
+  mergeAllOf,
+  needsRootWrap,
+  typesOf,
+  valueTypesOf,
+} from './strict-schema-rules';
+
+/** String formats OpenAI's strict mode accepts; other formats move into the description. */
+const SUPPORTED_FORMATS = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
+
+/** Keywords this converter handles itself; every other keyword moves into the description. */
+const HANDLED = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  'description',
+  'format',
+  '$schema',
+  '$id',
+  '$comment',
+]);
+
+interface ConvertContext {
+  root: JSONSchema;
+  /** True when the root was wrapped as `{ value }`, so `#` pointers shift one level down. */
+  wrapped: boolean;
+}
+
+/**
+ * Converts a JSON Schema to the subset OpenAI's strict structured outputs accept: every object gets
+ * `additionalProperties: false` and lists all properties as required, optional properties become
+ * nullable, `oneOf` becomes `anyOf`, `const` an enum of one, `definitions` `$defs`, unsupported
+ * keywords (minLength, maximum, pattern, default, examples…) move into `description` text, values
+ * strict mode cannot describe (free-form objects, `{}`) become JSON-encoded strings, and a non-object
+ * root is wrapped as `{ "value": … }`. `fromStrictSolution` undoes all of it on the reply.
+ */
+export function toStrictSchema(schema: JSONSchema): JSONSchema {
+  const wrapped = needsRootWrap(schema);
+  const context: ConvertContext = { root: schema, wrapped };
+  const { $defs, definitions, ...body } = schema;
+  const definitionsOut: Record<string, JSONSchema> = {};
+  for (const [name, definition] of Object.entries({ ...(definitions ?? {}), ...($defs ?? {}) })) {
+    definitionsOut[name] = convert(definition, context);
+  }
+  let result = convert(body, context);
+  if (wrapped) {
+    result = {
+      type: 'object',
+      properties: { [ROOT_VALUE_KEY]: result },
+      required: [ROOT_VALUE_KEY],
+      additionalProperties: false,
+    };
+  }
+  if (Object.keys(definitionsOut).length > 0) result.$defs = definitionsOut;
+  return result;
+}
+
+function convert(node: JSONSchema | boolean, context: ConvertContext): JSONSchema {
+  if (typeof node === 'boolean' || !isRecord(node)) {
+    return node === false ? { type: 'null', description: 'No value is allowed here.' } : jsonText();
+  }
+  if (node.allOf !== undefined) return convert(mergeAllOf(node, context.root), context);
+  if (isFreeForm(node)) return withDescription(jsonText(), describe(node));
+
+  const result: JSONSchema = {};
+  const types = typesOf(node);
+  const valueTypes = valueTypesOf(node);
+  const nullable = types.includes('null');
+
+  if (typeof node.$ref === 'string') {
+    result.$ref = rewriteRef(node.$ref, context);
+  } else if (node.anyOf !== undefined || node.oneOf !== undefined) {
+    result.anyOf = [...(node.anyOf ?? []), ...(node.oneOf ?? [])].map((branch) =>
+      convert(branch, context),
+    );
+    if (nullable && !result.anyOf.some(acceptsOnlyNull)) result.anyOf.push({ type: 'null' });
+  } else if (node.const !== undefined || node.enum !== undefined) {
+    const values = node.const !== undefined ? [node.const] : [...(node.enum ?? [])];
+    if (nullable && !values.includes(null)) values.push(null);
+    result.enum = values;
+    const inferred = types.length > 0 ? types : literalTypes(values);
+    if (inferred.length > 0) result.type = inferred.length === 1 ? inferred[0] : inferred;
+  } else if (
+    valueTypes.length > 1 &&
+    valueTypes.some((type) => type === 'object' || type === 'array')
+  ) {
+    result.anyOf = valueTypes.map((type) => convert({ ...node, type }, context));
+    if (nullable) result.anyOf.push({ type: 'null' });
+  } else {
+    const type = valueTypes[0];
+    if (type === 'object') Object.assign(result, convertObject(node, context));
+    else if (type === 'array') Object.assign(result, convertArray(node, context));
+    if (types.length > 0) result.type = types.length === 1 ? types[0] : types;
+    else if (type !== undefined) result.type = type;
+    if (typeof node.format === 'string' && SUPPORTED_FORMATS.has(node.format)) {
+      result.format = node.format;
+    }
+  }
+  return withDescription(result, describe(node));
+}
+
+function convertObject(node: JSONSchema, context: ConvertContext): JSONSchema {
+  const properties: Record<string, JSONSchema> = {};
+  const required = new Set(node.required ?? []);
+  for (const [name, property] of Object.entries(node.properties ?? {})) {
+    const converted = convert(property, context);
+    properties[name] = required.has(name) ? converted : makeNullable(converted);
+  }
+  return { properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+function convertArray(node: JSONSchema, context: ConvertContext): JSONSchema {
+  const items = node.items ?? node.prefixItems;
+  if (Array.isArray(items)) {
+    return { items: { anyOf: items.map((item) => convert(item as JSONSchema, context)) } };
+  }
+  return { items: convert((items as JSONSchema | boolean | undefined) ?? true, context) };
+}
+
+/** Makes a converted node also accept `null` (how strict mode expresses an optional property). */
+function makeNullable(node: JSONSchema): JSONSchema {
+  if (node.anyOf !== undefined) {
+    if (!node.anyOf.some(acceptsOnlyNull)) node.anyOf = [...node.anyOf, { type: 'null' }];
+    return node;
+  }
+  if (node.enum !== undefined) {
+    if (!node.enum.includes(null)) node.enum = [...node.enum, null];
+    if (node.type !== undefined) node.type = addNull(typesOf(node));
+    return node;
+  }
+  if (node.$ref !== undefined || node.type === undefined) {
+    const { description, ...rest } = node;
+    return withDescription({ anyOf: [rest, { type: 'null' }] }, description);
+  }
+  node.type = addNull(typesOf(node));
+  return node;
+}
+
+function addNull(types: string[]): string[] {
+  return types.includes('null') ? types : [...types, 'null'];
+}
+
+function acceptsOnlyNull(node: JSONSchema): boolean {
+  return node.type === 'null';
+}
+
+function literalTypes(values: unknown[]): string[] {
+  const types = new Set<string>();
+  for (const value of values) {
+    if (value === null) types.add('null');
+    else if (typeof value === 'string') types.add('string');
+    else if (typeof value === 'boolean') types.add('boolean');
+    else if (typeof value === 'number') types.add(Number.isInteger(value) ? 'integer' : 'number');
+    else return [];
+  }
+  if (types.has('integer') && types.has('number')) types.delete('integer');
+  return [...types];
+}
+
+function rewriteRef(ref: string, context: ConvertContext): string {
+  let rewritten = ref.replace(/^#\/definitions\//, '#/$defs/');
+  if (context.wrapped && !rewritten.startsWith('#/$defs/') && rewritten.startsWith('#')) {
+    rewritten = `#/properties/${ROOT_VALUE_KEY}${rewritten.slice(1)}`;
+  }
+  return rewritten;
+}
+
+/** A value strict mode cannot describe travels as JSON text; `fromStrictSolution` parses it back. */
+function jsonText(): JSONSchema {
+  return {
+    type: 'string',
+    description: 'A JSON-encoded value: write the JSON document as a string.',
+  };
+}
+
+/** The node's description plus every keyword strict mode does not support, as readable text. */
+function describe(node: JSONSchema): string | undefined {
+  const moved: string[] = [];
+  for (const [keyword, value] of Object.entries(node)) {
+    if (HANDLED.has(keyword) || value === undefined) continue;
+    if (keyword === 'prefixItems') continue;
+    moved.push(`${keyword}: ${JSON.stringify(value)}`);
+  }
+  if (typeof node.format === 'string' && !SUPPORTED_FORMATS.has(node.format)) {
+    moved.push(`format: ${JSON.stringify(node.format)}`);
+  }
+  if (isRecord(node.additionalProperties)) {
+    moved.push(`additionalProperties: ${JSON.stringify(node.additionalProperties)}`);
+  }
+  const parts = [typeof node.description === 'string' ? node.description : undefined];
+  if (moved.length > 0) parts.push(`Constraints: ${moved.join('; ')}`);
+  const text = parts.filter((part) => part !== undefined && part !== '').join('\n');
+  return text === '' ? undefined : text;
+}
+
+function withDescription(node: JSONSchema, description: string | undefined): JSONSchema {
+  if (description === undefined) return node;
+  const existing = typeof node.description === 'string' ? node.description : undefined;
+  return {
+    ...node,
+    description: existing && existing !== description ? `${description}\n${existing}` : description,
+  };
+}

@@ -1,0 +1,149 @@
+import { InvalidSolutionError } from '../../errors/invalid-solution.error';
+import { RequestAbortedError } from '../../errors/request-aborted.error';
+import type { Provider, Usage } from '../../llm/provider';
+import { UnparsedOption } from '../../llm/unparsed-option';
+import { addUsage, emptyUsage } from '../../llm/usage';
+import type { JSONSchema } from '../../protocol/json-schema';
+import { type ValidationIssue, validateJson } from '../../protocol/json-validation';
+import type { ChatMessage, Message } from '../../protocol/message';
+import type { MessageHandler } from './message-handler';
+import { prepareRequest } from './prepare-request';
+import { repairPrompt } from './repair-prompt';
+
+/** One Request: context + schema → solution (DESIGN §1). */
+export interface RequestInput {
+  /** The context messages; rendered afresh for this request (R-REQ-1). */
+  context: Message[];
+  /** The JSON Schema the solution must satisfy. */
+  schema: JSONSchema;
+  /** A short name for the schema (OpenAI's `json_schema.name`); `solution` when absent. */
+  schemaName?: string;
+}
+
+/** How a request runs: the provider, extra handlers, repairs, cancellation and model settings. */
+export interface RequestOptions {
+  /** The LLM backend. */
+  provider: Provider;
+  /** Handlers registered after the defaults (they override them for the messages they match). */
+  handlers?: MessageHandler[];
+  /** How many times an invalid reply is sent back with its errors before failing (default 2). */
+  maxRepairs?: number;
+  /** Cancels the request; the provider call rejects with `RequestAbortedError`. */
+  signal?: AbortSignal;
+  /** Model name for this request (handlers may change it). */
+  model?: string;
+  /** Sampling temperature for this request (handlers may change it). */
+  temperature?: number;
+  /** How many options to generate (default 1); repairs ask for one. */
+  n?: number;
+}
+
+/** What `runRequest` returns besides the solution. */
+export interface RequestResult {
+  /** The first valid option. */
+  solution: unknown;
+  /** Every valid option of the last reply (more than one when `n > 1`). */
+  options: unknown[];
+  /** Tokens of every provider call, repairs included. */
+  usage: Usage;
+  /** The chat messages the first provider call received (what the handlers rendered). */
+  messages: ChatMessage[];
+  /** How many repair rounds were needed (0 when the first reply was valid). */
+  repairs: number;
+}
+
+interface CheckedOption {
+  value: unknown;
+  rawText: string;
+  issues: ValidationIssue[];
+}
+
+/**
+ * Runs one Request and returns the solution plus usage, the valid options and the rendered
+ * messages. Invalid JSON or a schema violation is sent back to the model with the errors, up to
+ * `maxRepairs` times (R-REQ-3); then `InvalidSolutionError` carries the raw text and the issues.
+ */
+export async function runRequest(
+  input: RequestInput,
+  options: RequestOptions,
+): Promise<RequestResult> {
+  const draft = await prepareRequest(
+    input,
+    {
+      model: options.model,
+      temperature: options.temperature,
+      n: options.n,
+      schemaName: input.schemaName,
+    },
+    options.handlers,
+  );
+  const schema = draft.schema;
+  const schemaName = draft.config.schemaName ?? 'solution';
+  validateJson(schema, null); // fails fast with InvalidSchemaError before any tokens are spent
+  const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
+  const firstMessages = [...draft.messages];
+  let conversation = [...draft.messages];
+  let usage = emptyUsage();
+  for (let repairs = 0; ; repairs++) {
+    if (options.signal?.aborted) throw new RequestAbortedError({ cause: options.signal.reason });
+    const response = await options.provider.generate({
+      messages: conversation,
+      schema,
+      schemaName: draft.config.schemaName,
+      n: repairs === 0 ? draft.config.n : undefined,
+      model: draft.config.model,
+      temperature: draft.config.temperature,
+      signal: options.signal,
+    });
+    usage = addUsage(usage, response.usage);
+    const checked = response.options.map((option) => check(schema, option));
+    const valid = checked.filter((option) => option.issues.length === 0);
+    if (valid.length > 0) {
+      return {
+        solution: valid[0].value,
+        options: valid.map((option) => option.value),
+        usage,
+        messages: firstMessages,
+        repairs,
+      };
+    }
+    const worst: CheckedOption = checked[0] ?? {
+      value: undefined,
+      rawText: '',
+      issues: [{ path: '', message: 'the provider returned no options' }],
+    };
+    if (repairs >= maxRepairs) {
+      throw new InvalidSolutionError({
+        rawText: worst.rawText,
+        issues: worst.issues,
+        schemaName,
+        attempts: repairs + 1,
+      });
+    }
+    conversation = [
+      ...conversation,
+      { role: 'assistant', content: worst.rawText },
+      repairPrompt(worst.issues, schemaName),
+    ];
+  }
+}
+
+/** Runs one Request and returns only its solution; see {@link runRequest}. */
+export async function request(input: RequestInput, options: RequestOptions): Promise<unknown> {
+  return (await runRequest(input, options)).solution;
+}
+
+function check(schema: JSONSchema, option: unknown): CheckedOption {
+  if (UnparsedOption.isInstance(option)) {
+    return {
+      value: option,
+      rawText: option.rawText,
+      issues: [{ path: '', message: `is not valid JSON (${option.reason})` }],
+    };
+  }
+  return {
+    value: option,
+    rawText: JSON.stringify(option) ?? 'undefined',
+    issues: validateJson(schema, option),
+  };
+}
