@@ -2,6 +2,7 @@ import type { Call } from '../../protocol/call';
 import type { Message } from '../../protocol/message';
 import type { ToolSchema } from '../../protocol/tool-schema';
 import type { Provider } from '../../llm/provider';
+import type { MessageHandler } from '../request/message-handler';
 import type { AgentState } from './agent-state';
 import type { ConfirmCalls } from './confirm';
 
@@ -27,7 +28,7 @@ export interface AgentSettings {
   confirm?: ConfirmCalls;
   signal?: AbortSignal;
   /** Message handlers for the request pipeline (R-REQ-2); the provider layer's defaults when absent. */
-  handlers?: unknown[];
+  handlers?: MessageHandler[];
   /** Repairs per request (R-REQ-3). */
   maxRepairs?: number;
   model?: string;

@@ -1,0 +1,94 @@
+import type { JSONSchema } from '../../protocol/json-schema';
+import type { Message } from '../../protocol/message';
+import type { AgentState, AgentUsage, StopReason } from './agent-state';
+import type { ConfirmCalls } from './confirm';
+import type { StepModule } from './step-module';
+import type { StopCondition } from './stop-conditions';
+
+/** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
+export const DEFAULT_PROMPT_TOKEN_BUDGET = 100_000;
+
+/** Default number of Calls of one Vessel that run at the same time. */
+export const DEFAULT_ACTOR_CONCURRENCY = 4;
+
+/** The four step modules; any may be replaced (R-LOOP-2). */
+export interface StepModules {
+  prompter: StepModule;
+  generator: StepModule;
+  discriminator: StepModule;
+  actor: StepModule;
+}
+
+/** What `onStep` receives after each step. */
+export interface StepEvent {
+  /** The module that just ran. */
+  module: 'prompter' | 'generator' | 'discriminator' | 'actor';
+  /** The state after the step (read it, do not keep it: it keeps changing). */
+  state: Readonly<AgentState>;
+  /** 0 for the top-level agent, +1 per nested module level. */
+  depth: number;
+}
+
+/** Agent options that hold for every run of the agent (run options override them per run). */
+export interface AgentConfig {
+  /** Options the Generator asks for per turn (default 1); use with `JudgeDiscriminator` for n > 1. */
+  n?: number;
+  /** Human-in-the-loop hook (R-LOOP-4). */
+  confirm?: ConfirmCalls;
+  /** Prompt budget in estimated tokens; the oldest result outputs are trimmed beyond it. */
+  promptTokenBudget?: number;
+  /** Calls of one Vessel run at most this many at a time (default 4). */
+  actorConcurrency?: number;
+  /** Model name passed to the provider. */
+  model?: string;
+  /** Sampling temperature passed to the provider. */
+  temperature?: number;
+  /** Extra stop conditions, checked before every step besides the limits. */
+  stopWhen?: StopCondition[];
+  /** Replacement step modules (the container's, or the defaults, otherwise). */
+  modules?: Partial<StepModules>;
+  /** Called after every step (also of nested agents, whose `state.chain` is not empty): progress output. */
+  onStep?: (event: StepEvent) => void;
+  /** Limits of nested agents (R-MOD-5) run as modules; default: 10 turns each. */
+  nestedLimits?: { maxTurns?: number; maxTokens?: number; maxTimeMs?: number };
+}
+
+/** What one run starts from and how far it may go (R-LOOP-3). */
+export interface RunOptions {
+  /** The task, appended as a user message after `context`. */
+  task?: string;
+  /** Initial messages (system prompt, data, input…). */
+  context?: Message[];
+  /** Schema of the final output; a non-null Vessel output must validate against it. */
+  output?: JSONSchema;
+  /** Stop after this many LLM turns (stop reason `max_turns`). */
+  maxTurns?: number;
+  /** Stop once input + output tokens reach this many (`max_tokens`). */
+  maxTokens?: number;
+  /** Stop once this much time was spent in steps (`max_time`). */
+  maxTimeMs?: number;
+  /** Options per turn (overrides the agent's `n`). */
+  n?: number;
+  /** Human-in-the-loop hook (overrides the agent's). */
+  confirm?: ConfirmCalls;
+  /** Aborting it stops the run with the resumable reason `aborted`. */
+  signal?: AbortSignal;
+  /** Where to save the state atomically after every step (R-LOOP-5). */
+  stateFile?: string;
+  /** Extra stop conditions for this run. */
+  stopWhen?: StopCondition[];
+}
+
+/** Options of `resume`: the limits may be raised, a new task may continue a finished run. */
+export type ResumeOptions = Omit<RunOptions, 'context' | 'output' | 'stateFile'>;
+
+/** What a run returns. */
+export interface AgentResult<TOutput = unknown> {
+  /** The final output (null when the run ended without one). */
+  output: TOutput | null;
+  /** Why the run stopped. */
+  stopReason: StopReason;
+  /** The final state (plain JSON). */
+  state: AgentState;
+  usage: AgentUsage;
+}

@@ -1,0 +1,323 @@
+import { IdeactError } from '../../errors/ideact-error';
+import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
+import type { Provider } from '../../llm/provider';
+import type { Call } from '../../protocol/call';
+import type { Message } from '../../protocol/message';
+import type { TypedToolReference } from '../../protocol/typed-tool';
+import { loadState, saveState } from '../state-store';
+import {
+  DEFAULT_ACTOR_CONCURRENCY,
+  DEFAULT_PROMPT_TOKEN_BUDGET,
+  type AgentConfig,
+  type AgentResult,
+  type ResumeOptions,
+  type RunOptions,
+  type StepModules,
+} from './agent-options';
+import type { AgentRuntime, AgentSettings, CallRunner, ToolSource } from './agent-runtime';
+import type { AgentState, NextStep } from './agent-state';
+import { BasicPrompter } from './basic-prompter';
+import { CallActor } from './call-actor';
+import { FirstOptionDiscriminator } from './first-option-discriminator';
+import { appendNode, assertValidState, contextMessages, createInitialState } from './state-tree';
+import { limitConditions, stopWhen, type StopCondition } from './stop-conditions';
+import { VesselGenerator } from './vessel-generator';
+
+/** An executor that can also run typed calls (the container's `Executor`). */
+export interface TypedCallRunner extends CallRunner {
+  call(
+    call: Call,
+    context: Message[],
+    options?: { signal?: AbortSignal; instance?: string },
+  ): Promise<Message[]>;
+  call<TInput, TOutput>(
+    tool: TypedToolReference<TInput, TOutput>,
+    params: TInput,
+    context?: Message[],
+  ): Promise<TOutput>;
+}
+
+/** What an Agent is built from: the LLM, the tools, the executor, and optionally its step modules. */
+export interface AgentServices {
+  provider: Provider;
+  toolkit: ToolSource;
+  executor: CallRunner;
+  /** Step modules (each defaults to the basic one: BasicPrompter, VesselGenerator, FirstOptionDiscriminator, CallActor). */
+  modules?: Partial<StepModules>;
+  /** Message handlers for the loop's requests (R-REQ-2). */
+  handlers?: AgentSettings['handlers'];
+  /** Repairs per request (R-REQ-3). */
+  maxRepairs?: number;
+}
+
+/**
+ * The modular agent (seed 001, R-LOOP-1..5): a serializable state and four swappable step modules
+ * (Prompter → Generator → Discriminator → Actor) that coordinate only through `state.nextStep`.
+ * `run()` loops until the Vessel returns a valid output or no Calls, or a limit stops it; `step()` runs
+ * exactly one module; with a `stateFile`, every step is saved atomically and `resume()` continues it.
+ */
+export class Agent {
+  private current?: AgentState;
+  private lastGood?: AgentState;
+  private stateFile?: string;
+  private settings: AgentSettings;
+  private runStops: StopCondition[] = [];
+  private saving: Promise<void> = Promise.resolve();
+  private readonly modules: StepModules;
+
+  constructor(
+    private readonly services: AgentServices,
+    private readonly config: AgentConfig = {},
+  ) {
+    this.modules = {
+      prompter: config.modules?.prompter ?? services.modules?.prompter ?? new BasicPrompter(),
+      generator: config.modules?.generator ?? services.modules?.generator ?? new VesselGenerator(),
+      discriminator:
+        config.modules?.discriminator ??
+        services.modules?.discriminator ??
+        new FirstOptionDiscriminator(),
+      actor: config.modules?.actor ?? services.modules?.actor ?? new CallActor(),
+    };
+    this.settings = this.settingsFor({});
+  }
+
+  /** The current state (plain JSON; edit it freely between steps), or undefined before a run starts. */
+  get state(): AgentState | undefined {
+    return this.current;
+  }
+
+  /** The step modules this agent runs. */
+  get stepModules(): Readonly<StepModules> {
+    return this.modules;
+  }
+
+  /** Starts a new state from `options` without running anything (then `step()` or `run()`). */
+  async start(options: RunOptions = {}): Promise<AgentState> {
+    const state = createInitialState({
+      task: options.task,
+      context: options.context,
+      output: options.output,
+      limits: pickLimits(options),
+    });
+    await this.adopt(state, options, options.stateFile);
+    return state;
+  }
+
+  /**
+   * Takes over a given state (e.g. a saved one with a hand-set `nextStep`, R-LOOP-3) for `step()`/`run()`.
+   * The state is checked first and used as is (not copied).
+   */
+  async load(
+    state: AgentState,
+    options: Omit<RunOptions, 'task' | 'context' | 'output'> = {},
+  ): Promise<void> {
+    assertValidState(state);
+    await this.adopt(state, options, options.stateFile);
+  }
+
+  /**
+   * Runs exactly one module (the one `state.nextStep` names) and saves the state; returns the new
+   * `nextStep`. A failing module leaves the last good state (in memory and on disk), marked with the
+   * stop reason `error` (or `aborted`) and the failed step as `pending`, then rethrows the error.
+   */
+  async step(): Promise<NextStep> {
+    const state = this.requireState();
+    const step = state.nextStep;
+    if (step.module === 'done') return step;
+    const module = this.modules[step.module];
+    this.lastGood = structuredClone(state);
+    const started = Date.now();
+    try {
+      await module.run(this.runtime(state));
+    } catch (error) {
+      const restored = this.lastGood;
+      restored.usage.elapsedMs += Date.now() - started;
+      this.current = restored;
+      const aborted = this.settings.signal?.aborted === true;
+      restored.nextStep = {
+        module: 'done',
+        args: aborted
+          ? {
+              reason: 'aborted',
+              pending: restored.nextStep.module === 'done' ? step : restored.nextStep,
+            }
+          : {
+              reason: 'error',
+              pending: restored.nextStep.module === 'done' ? step : restored.nextStep,
+              error: describeError(error),
+            },
+      };
+      await this.checkpoint();
+      if (aborted) return restored.nextStep;
+      throw error;
+    }
+    state.usage.steps += 1;
+    state.usage.elapsedMs += Date.now() - started;
+    await this.checkpoint();
+    this.config.onStep?.({ module: step.module, state, depth: state.chain.length });
+    return state.nextStep;
+  }
+
+  /**
+   * Runs until the run ends (R-LOOP-3). With `task`/`context` (or no state yet) it starts a new run;
+   * otherwise it continues the current state (a stopped one is resumed with the given limits).
+   */
+  async run<TOutput = unknown>(options: RunOptions = {}): Promise<AgentResult<TOutput>> {
+    if (this.current === undefined || options.task !== undefined || options.context !== undefined) {
+      await this.start(options);
+    } else {
+      await this.adopt(this.current, options, options.stateFile ?? this.stateFile);
+      this.reopen(options);
+    }
+    return this.loop<TOutput>();
+  }
+
+  /**
+   * Continues a run saved in `stateFile` (R-LOOP-5), e.g. after a crash or a limit: the pending step is
+   * run again (the Actor skips Calls that had completed), limits given here replace the stored ones,
+   * and a `task` continues a finished run as a new user message.
+   */
+  async resume<TOutput = unknown>(
+    stateFile: string,
+    options: ResumeOptions = {},
+  ): Promise<AgentResult<TOutput>> {
+    const state = await loadState(stateFile);
+    await this.adopt(state, options, stateFile);
+    this.reopen(options);
+    return this.loop<TOutput>();
+  }
+
+  /**
+   * A typed call (issue 7) with the agent's current context: `agent.call(Lyricist, params)` type-checks
+   * the params and resolves to the output; throws the typed error when the Call fails.
+   */
+  async call<TInput, TOutput>(
+    tool: TypedToolReference<TInput, TOutput>,
+    params: TInput,
+  ): Promise<TOutput> {
+    const executor = this.services.executor as Partial<TypedCallRunner>;
+    const context = this.current === undefined ? [] : contextMessages(this.current);
+    if (typeof executor.call !== 'function') {
+      throw new InvalidAgentStateError({
+        jsonPath: '',
+        reason: 'the executor does not support typed calls',
+      });
+    }
+    return (executor as TypedCallRunner).call<TInput, TOutput>(tool, params, context);
+  }
+
+  /** Saves the state now (when the run has a state file); writes are serialized, newest state wins. */
+  checkpoint(): Promise<void> {
+    const state = this.current;
+    if (state === undefined) return Promise.resolve();
+    this.lastGood = structuredClone(state);
+    const file = this.stateFile;
+    if (file === undefined) return Promise.resolve();
+    // Each save serializes the state as it is when the save runs, after the previous save finished.
+    const next = this.saving.then(() => saveState(file, this.current ?? state));
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  private async loop<TOutput>(): Promise<AgentResult<TOutput>> {
+    for (;;) {
+      const state = this.requireState();
+      const step = state.nextStep;
+      if (step.module === 'done') break;
+      const reason = stopWhen(...limitConditions(state.limits), ...this.runStops)(state, {
+        signal: this.settings.signal,
+      });
+      if (reason !== undefined) {
+        state.nextStep = { module: 'done', args: { reason, pending: step } };
+        await this.checkpoint();
+        break;
+      }
+      await this.step();
+    }
+    const state = this.requireState();
+    const done = state.nextStep as Extract<NextStep, { module: 'done' }>;
+    return {
+      output: (done.args.output ?? null) as TOutput | null,
+      stopReason: done.args.reason,
+      state,
+      usage: state.usage,
+    };
+  }
+
+  /** Makes a stopped state runnable again: the pending step, or a new task after a finished run. */
+  private reopen(options: ResumeOptions): void {
+    const state = this.requireState();
+    if (
+      options.task !== undefined &&
+      (state.nextStep.module === 'done' || state.nextStep.module === 'prompter')
+    ) {
+      appendNode(state, { type: 'text', role: 'user', text: options.task }, { module: 'user' });
+      state.nextStep = { module: 'prompter', args: {} };
+      return;
+    }
+    const step = state.nextStep;
+    if (step.module === 'done' && step.args.pending !== undefined)
+      state.nextStep = step.args.pending;
+  }
+
+  private async adopt(
+    state: AgentState,
+    options: ResumeOptions,
+    stateFile: string | undefined,
+  ): Promise<void> {
+    this.current = state;
+    this.stateFile = stateFile;
+    this.settings = this.settingsFor(options);
+    this.runStops = [...(this.config.stopWhen ?? []), ...(options.stopWhen ?? [])];
+    Object.assign(state.limits, pickLimits(options));
+    await this.checkpoint();
+  }
+
+  private settingsFor(options: ResumeOptions): AgentSettings {
+    return {
+      n: options.n ?? this.config.n ?? 1,
+      confirm: options.confirm ?? this.config.confirm,
+      signal: options.signal,
+      handlers: this.services.handlers,
+      maxRepairs: this.services.maxRepairs,
+      model: this.config.model,
+      temperature: this.config.temperature,
+      promptTokenBudget: this.config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
+      concurrency: this.config.actorConcurrency ?? DEFAULT_ACTOR_CONCURRENCY,
+    };
+  }
+
+  private runtime(state: AgentState): AgentRuntime {
+    return {
+      state,
+      provider: this.services.provider,
+      toolkit: this.services.toolkit,
+      executor: this.services.executor,
+      settings: this.settings,
+      checkpoint: () => this.checkpoint(),
+    };
+  }
+
+  private requireState(): AgentState {
+    if (this.current === undefined) {
+      throw new InvalidAgentStateError({
+        jsonPath: '',
+        reason: 'no run has started; call run(), start(), load() or resume() first',
+      });
+    }
+    return this.current;
+  }
+}
+
+function pickLimits(options: ResumeOptions): AgentState['limits'] {
+  const limits: AgentState['limits'] = {};
+  if (options.maxTurns !== undefined) limits.maxTurns = options.maxTurns;
+  if (options.maxTokens !== undefined) limits.maxTokens = options.maxTokens;
+  if (options.maxTimeMs !== undefined) limits.maxTimeMs = options.maxTimeMs;
+  return limits;
+}
+
+function describeError(error: unknown): { code: string; message: string } {
+  if (IdeactError.isInstance(error)) return { code: error.code, message: error.message };
+  return { code: 'STEP_FAILED', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,57 @@
+import { formatJson } from '../../protocol/format-json';
+import type { ChatMessage, Message } from '../../protocol/message';
+import { buildVesselSchema } from '../../protocol/vessel-schema';
+import { prepareRequest } from '../request/prepare-request';
+import type { AgentRuntime } from './agent-runtime';
+import type { AgentNode } from './agent-state';
+import { pathTo } from './state-tree';
+import type { StepModule } from './step-module';
+
+/** The note that replaces a trimmed result's output, so the LLM still knows the Call happened. */
+export const TRIMMED_OUTPUT_NOTE = '[output omitted to fit the prompt budget]';
+
+/** Rough token estimate used for the budget: characters / 4 (no tokenizer, provider-agnostic). */
+export function estimateTokens(messages: ChatMessage[]): number {
+  let characters = 0;
+  for (const message of messages) characters += message.content.length;
+  return Math.ceil(characters / 4);
+}
+
+/**
+ * The default Prompter (R-LOOP-2): takes the nodes on the path from the root to the head and renders
+ * them with the message-handler pipeline (R-REQ-2: data merged across the whole path and rendered per
+ * seed 004, results included, earlier Vessel choices as assistant messages), trims the outputs of the oldest results while the estimate exceeds
+ * `settings.promptTokenBudget`, and hands the messages to the Generator.
+ */
+export class BasicPrompter implements StepModule {
+  async run(agent: AgentRuntime): Promise<void> {
+    const path = pathTo(agent.state);
+    const messages = path.map(toMessage);
+    const schema = buildVesselSchema(await agent.toolkit.list(), agent.state.output);
+    const render = async (context: Message[]): Promise<ChatMessage[]> =>
+      (await prepareRequest({ context, schema }, {}, agent.settings.handlers)).messages;
+    let rendered = await render(messages);
+    // Oldest first; state patches (data) are never trimmed: they are the run's memory.
+    const trimmable = path
+      .map((node, index) => (node.message.type === 'result' ? index : -1))
+      .filter((index) => index >= 0);
+    for (const index of trimmable) {
+      if (estimateTokens(rendered) <= agent.settings.promptTokenBudget) break;
+      const original = messages[index];
+      if (original?.type !== 'result') continue;
+      messages[index] = { type: 'result', call: original.call, output: TRIMMED_OUTPUT_NOTE };
+      rendered = await render(messages);
+    }
+    agent.state.nextStep = { module: 'generator', args: { messages: rendered } };
+  }
+}
+
+/** A node as a protocol message: Vessel choices become assistant text holding the same JSON. */
+function toMessage(node: AgentNode): Message {
+  if (node.message.type !== 'vessel') return node.message;
+  return {
+    type: 'text',
+    role: 'assistant',
+    text: formatJson({ calls: node.message.calls, output: node.message.output }),
+  };
+}

@@ -1,0 +1,147 @@
+import { CallRejectedError } from '../../errors/call-rejected.error';
+import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
+import { InvalidOutputError } from '../../errors/invalid-output.error';
+import type { Call } from '../../protocol/call';
+import { formatIssues, validateJson } from '../../protocol/json-validation';
+import type { Message } from '../../protocol/message';
+import { createLimiter } from '../concurrency';
+import type { AgentRuntime } from './agent-runtime';
+import type { AgentState, NodeMetadata, VesselMessage } from './agent-state';
+import { assertDecisions, type ConfirmDecision } from './confirm';
+import { collectNestedStates } from './nested-states';
+import { appendNode, contextMessages, getNode } from './state-tree';
+import type { StepModule } from './step-module';
+import { addUsage, emptyUsage, sumUsage } from './usage';
+
+/** The pseudo-call a result about an invalid final output is attributed to. */
+export const OUTPUT_CALL: Call = { _tool: 'output' };
+
+/**
+ * The default Actor (R-LOOP-2, R-LOOP-4, R-LOOP-5): runs the chosen Vessel node's Calls through the
+ * Executor, in parallel up to `settings.concurrency`, after the `confirm` hook approved, edited or
+ * rejected each. Every completed Call's result (and state patches) is appended and checkpointed at
+ * once, so a crash never re-runs a completed Call: on resume, Calls whose result nodes exist are
+ * skipped. Then it ends the run (a valid non-null output, or no Calls) or hands back to the Prompter.
+ */
+export class CallActor implements StepModule {
+  async run(agent: AgentRuntime): Promise<void> {
+    const { state, settings } = agent;
+    const step = state.nextStep;
+    if (step.module !== 'actor') {
+      throw new InvalidAgentStateError({
+        jsonPath: '/nextStep/module',
+        reason: 'the Actor runs only when nextStep.module is "actor"',
+      });
+    }
+    const vesselNode = getNode(state, step.args.nodeId, '/nextStep/args/nodeId');
+    if (vesselNode.message.type !== 'vessel') {
+      throw new InvalidAgentStateError({
+        jsonPath: '/nextStep/args/nodeId',
+        reason: `node ${vesselNode.id} holds a "${vesselNode.message.type}" message, not a vessel`,
+      });
+    }
+    const vessel: VesselMessage = vesselNode.message;
+    const completed = completedCalls(state, vesselNode.id);
+    const pending = vessel.calls
+      .map((call, index) => ({ call, index }))
+      .filter(({ index }) => !completed.has(index));
+    const context = contextMessages(state, vesselNode.id);
+
+    let decisions: ConfirmDecision[] = pending.map(() => ({ approve: true }));
+    if (settings.confirm !== undefined && pending.length > 0) {
+      const answer: unknown = await settings.confirm(
+        pending.map(({ call }) => structuredClone(call)),
+        structuredClone(context),
+      );
+      assertDecisions(answer, pending.length);
+      decisions = answer;
+    }
+
+    const limiter = createLimiter(settings.concurrency);
+    await Promise.all(
+      pending.map(({ call, index }, position) =>
+        limiter.run(async () => {
+          const decision = decisions[position] ?? { approve: true };
+          const metadata: NodeMetadata = {
+            module: 'actor',
+            source: { nodeId: vesselNode.id, callIndex: index },
+          };
+          let messages: Message[];
+          if ('reject' in decision) {
+            const error = new CallRejectedError({ toolName: call._tool, reason: decision.reject });
+            messages = [{ type: 'result', call, error: error.toCallError() }];
+            metadata.rejected = true;
+          } else {
+            const toRun = 'edit' in decision ? decision.edit : call;
+            if ('edit' in decision) metadata.originalCall = call;
+            const run = await collectNestedStates(() =>
+              agent.executor.call(toRun, context, { signal: settings.signal }),
+            );
+            messages = run.value;
+            if (run.states.length > 0) {
+              metadata.nested = run.states;
+              const nestedUsage = run.states.reduce(
+                (total, nested) => sumUsage(total, nested.usage),
+                emptyUsage(),
+              );
+              metadata.usage = nestedUsage;
+              addUsage(state, nestedUsage);
+            }
+          }
+          // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a
+          // resumed run has to execute it again.
+          if (settings.signal?.aborted) throw abortReason(settings.signal);
+          recordResult(state, messages, metadata);
+          await agent.checkpoint();
+        }),
+      ),
+    );
+    finishTurn(state, vessel);
+  }
+}
+
+/** Indices of the Vessel node's Calls that already have a result node (a resumed, interrupted Actor). */
+function completedCalls(state: AgentState, vesselNodeId: number): Set<number> {
+  const done = new Set<number>();
+  for (const node of state.nodes) {
+    if (node.metadata.source?.nodeId === vesselNodeId) done.add(node.metadata.source.callIndex);
+  }
+  return done;
+}
+
+/** Appends the result node, then its state patches, as a chain under the head. */
+function recordResult(state: AgentState, messages: Message[], metadata: NodeMetadata): void {
+  const [result, ...patches] = messages;
+  if (result === undefined) return;
+  const resultNode = appendNode(state, result, metadata);
+  for (const patch of patches)
+    appendNode(state, patch, { module: 'actor', patchOf: resultNode.id });
+}
+
+/** R-LOOP-3: a valid non-null output or no Calls ends the run; an invalid output goes back to the LLM. */
+function finishTurn(state: AgentState, vessel: VesselMessage): void {
+  if (vessel.output !== null && vessel.output !== undefined) {
+    const issues = state.output === undefined ? [] : validateJson(state.output, vessel.output);
+    if (issues.length === 0) {
+      state.nextStep = { module: 'done', args: { reason: 'output', output: vessel.output } };
+      return;
+    }
+    const error = new InvalidOutputError({ issues: formatIssues(issues) });
+    appendNode(
+      state,
+      { type: 'result', call: OUTPUT_CALL, error: error.toCallError() },
+      { module: 'actor' },
+    );
+    state.nextStep = { module: 'prompter', args: {} };
+    return;
+  }
+  if (vessel.calls.length === 0) {
+    state.nextStep = { module: 'done', args: { reason: 'no_calls', output: null } };
+    return;
+  }
+  state.nextStep = { module: 'prompter', args: {} };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new Error('The run was aborted.');
+}

@@ -1,0 +1,65 @@
+import type { JSONSchema } from '../../protocol/json-schema';
+import type { Idea } from '../../protocol/idea';
+import type { Message } from '../../protocol/message';
+import type { ToolSchema } from '../../protocol/tool-schema';
+
+/** An Idea whose schema is a Vessel, taken apart to run it as an agent. */
+export interface VesselIdeaParts {
+  /** The Tools its Vessel offers (with their meta-fields). */
+  tools: ToolSchema[];
+  /** The Idea's context: the initial messages of the run. */
+  context: Message[];
+  /** The schema of its final output (the non-null part of `output`). */
+  output?: JSONSchema;
+}
+
+/**
+ * Splits an agent Idea (R-MOD-5: its schema offers Tools) into what `agent.run()` needs, so the same
+ * file runs as the top-level agent or as a nested module. Undefined when the schema is not a Vessel.
+ */
+export function vesselIdeaParts(idea: Idea): VesselIdeaParts | undefined {
+  const tools = vesselTools(idea.schema);
+  if (tools === undefined) return undefined;
+  const parts: VesselIdeaParts = { tools, context: [...idea.context] };
+  const output = vesselOutput(idea.schema);
+  if (output !== undefined) parts.output = output;
+  return parts;
+}
+
+/**
+ * The Tools a module schema offers when it is a Vessel (`{ calls: [anyOf tool schemas], output }`),
+ * else undefined. The items are the module author's Tool schemas (meta-fields included: `_module`
+ * paths are relative to the module root), recognised by their `_tool` const (R-MOD-5).
+ */
+export function vesselTools(schema: JSONSchema): ToolSchema[] | undefined {
+  const calls = schema.properties?.calls;
+  if (schema.type !== 'object' || calls === undefined || calls.type !== 'array') return undefined;
+  const items = calls.items;
+  if (items === undefined || Array.isArray(items)) return undefined;
+  const candidates = items.anyOf ?? items.oneOf ?? [items];
+  const tools = candidates.filter(isToolSchema);
+  return tools.length > 0 && tools.length === candidates.length ? tools : undefined;
+}
+
+/** The non-null part of a Vessel schema's `output` (undefined when the module gives none). */
+export function vesselOutput(schema: JSONSchema): JSONSchema | undefined {
+  const output = schema.properties?.output;
+  if (output === undefined) return undefined;
+  const variants = output.anyOf ?? output.oneOf;
+  if (variants !== undefined) {
+    const rest = variants.filter((variant) => variant.type !== 'null');
+    if (rest.length === 0) return undefined;
+    return rest.length === 1 ? rest[0] : { anyOf: rest };
+  }
+  if (Array.isArray(output.type)) {
+    const types = output.type.filter((type) => type !== 'null');
+    if (types.length === 0) return undefined;
+    return { ...output, type: types.length === 1 ? types[0] : types };
+  }
+  return output.type === 'null' ? undefined : output;
+}
+
+function isToolSchema(schema: JSONSchema): schema is ToolSchema {
+  const tool = schema.properties?._tool;
+  return schema.type === 'object' && tool !== undefined && typeof tool.const === 'string';
+}
