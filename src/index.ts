@@ -138,6 +138,14 @@ export type { ModuleLoaderOptions, LoadedModule } from './runtime/module-loader'
 export { Toolkit } from './runtime/toolkit';
 export type { ToolkitOptions } from './runtime/toolkit';
 export type { ActivityFunction, ActivityContext, ParamsTransformer } from './runtime/activity';
+export { Executor } from './runtime/executor';
+export type { ExecutorOptions, ChildExecutorOptions } from './runtime/executor';
+export type { CallOptions, CallRun } from './runtime/execute-call';
+export type { BatchMode, BatchOptions, BatchResult } from './runtime/batch';
+export { RequestModuleRunner } from './runtime/module-runner';
+export type { ModuleRunner, ModuleRunInput, RequestModuleRunnerOptions } from './runtime/module-runner';
+export { createLimiter } from './runtime/concurrency';
+export type { Limiter } from './runtime/concurrency';
 
 // ── decorators ────────────────────────────────────────────────────────────────
 export { Tool } from './decorators/tool.decorator';

@@ -1,0 +1,250 @@
+import { CallCancelledError } from '../errors/call-cancelled.error';
+import { CallFailedError } from '../errors/call-failed.error';
+import { IdeactError } from '../errors/ideact-error';
+import { ImportNotAllowedError } from '../errors/import-not-allowed.error';
+import { OutputPathNotAllowedError } from '../errors/output-path-not-allowed.error';
+import { UnknownToolError } from '../errors/unknown-tool.error';
+import { applyOutputPath } from '../protocol/apply-output-path';
+import type { Call, CallError } from '../protocol/call';
+import type { Message, ResultMessage } from '../protocol/message';
+import { readTool, resolveActivity } from '../protocol/read-tool';
+import { resolveReferences } from '../protocol/resolve-references';
+import { selectImports } from '../protocol/select-imports';
+import type { ToolInfo } from '../protocol/tool-info';
+import type { ToolSchema } from '../protocol/tool-schema';
+import type { ActivityFunction, ParamsTransformer } from './activity';
+import { runActivity, runInlineLatent } from './execute-inline';
+import { runModule } from './execute-module';
+import type { ModuleLoader } from './module-loader';
+import type { ModuleRunner } from './module-runner';
+
+/** What executing a Call needs from its Executor (one object so the steps stay plain functions). @internal */
+export interface CallEnvironment {
+  tools: ReadonlyMap<string, ToolSchema>;
+  activities: Readonly<Record<string, ActivityFunction>>;
+  paramsTransformers: Readonly<Record<string, ParamsTransformer>>;
+  loader: ModuleLoader;
+  runner: ModuleRunner;
+  /** Depth of the executor: 0 for the top-level agent, +1 per module level. */
+  depth: number;
+  /** Module ids from the root to the executor's own module. */
+  chain: readonly string[];
+  maxModuleDepth: number;
+}
+
+/** Per-call options: cancellation and the default instance. */
+export interface CallOptions {
+  /** Aborting it cancels the Call: its result becomes a `CALL_CANCELLED` error. */
+  signal?: AbortSignal;
+  /** The instance the Call works on when it sets no `_instance` itself (R-INST-1). */
+  instance?: string;
+}
+
+/** The outcome of one Call: the messages to append, and the output or the (typed) error. @internal */
+export interface CallRun {
+  messages: Message[];
+  output?: unknown;
+  error?: IdeactError;
+}
+
+/** A Call read against its Tool, ready to run (references resolved, imports selected). @internal */
+export interface PreparedCall {
+  call: Call;
+  tool: ToolSchema;
+  info: ToolInfo;
+  params: Record<string, unknown>;
+  /** The imported messages when the Tool sets `_imports`; undefined when it does not. */
+  imports?: Message[];
+  instance?: string;
+  /** The Activity name, `''` for latent. */
+  activity: string;
+}
+
+/**
+ * Executes one Call and never throws for its failures (R-CALL-5): `[result, ...statePatches]`.
+ * Steps: look up the Tool, choose the output path, resolve `†` references, select imports, dispatch
+ * on Scope × Method, then write the outcome through `_outputPath`.
+ * @internal
+ */
+export async function executeCall(
+  env: CallEnvironment,
+  call: Call,
+  context: Message[],
+  options: CallOptions = {},
+): Promise<CallRun> {
+  const instance = typeof call._instance === 'string' ? call._instance : options.instance;
+  const signal = options.signal ?? new AbortController().signal;
+  let outputPath: string | undefined;
+  let output: unknown;
+  try {
+    const tool = env.tools.get(call._tool);
+    if (tool === undefined) {
+      throw new UnknownToolError({
+        toolName: String(call._tool),
+        knownTools: [...env.tools.keys()],
+      });
+    }
+    const info = readTool(tool);
+    outputPath = chooseOutputPath(info, call);
+    const prepared = prepare(env, call, tool, info, context, instance);
+    output = await abortable(dispatch(env, prepared, context, signal), signal, info.name);
+    if (output === undefined) output = null;
+  } catch (error) {
+    const typed = toIdeactError(error, call);
+    return finish(call, { error: typed }, outputPath, instance);
+  }
+  return finish(call, { output }, outputPath, instance);
+}
+
+function finish(
+  call: Call,
+  outcome: { output?: unknown; error?: IdeactError },
+  outputPath: string | undefined,
+  instance: string | undefined,
+): CallRun {
+  let error = outcome.error;
+  let patches: Message[] = [];
+  if (outputPath !== undefined) {
+    try {
+      patches = applyOutputPath(
+        outputPath,
+        error ? { error: error.toCallError() } : { output: outcome.output },
+        instance,
+      );
+    } catch (pathError) {
+      error = error ?? toIdeactError(pathError, call);
+      patches = [];
+    }
+  }
+  if (error) {
+    const result: ResultMessage = { type: 'result', call, error: toCallError(error) };
+    return { messages: [result, ...patches], error };
+  }
+  const result: ResultMessage = { type: 'result', call, output: outcome.output };
+  return { messages: [result, ...patches], output: outcome.output };
+}
+
+/** The output path a Call writes to: the Tool's fixed path, or the LLM's (allowed) choice. */
+function chooseOutputPath(info: ToolInfo, call: Call): string | undefined {
+  const setting = info.outputPath;
+  if (setting.mode === 'fixed') return setting.path;
+  if (setting.mode === 'none' || typeof call._outputPath !== 'string' || call._outputPath === '') {
+    return undefined;
+  }
+  if (setting.paths !== undefined && !setting.paths.includes(call._outputPath)) {
+    throw new OutputPathNotAllowedError({
+      toolName: info.name,
+      path: call._outputPath,
+      allowed: setting.paths,
+    });
+  }
+  return call._outputPath;
+}
+
+function prepare(
+  env: CallEnvironment,
+  call: Call,
+  tool: ToolSchema,
+  info: ToolInfo,
+  context: Message[],
+  instance: string | undefined,
+): PreparedCall {
+  const raw: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(call)) {
+    if (!key.startsWith('_')) raw[key] = value;
+  }
+  const params = resolveReferences(raw, context, instance);
+  const kinds = importedKinds(info, call);
+  const activity = resolveActivityName(env, tool);
+  const prepared: PreparedCall = { call, tool, info, params, activity };
+  if (instance !== undefined) prepared.instance = instance;
+  if (kinds !== undefined) prepared.imports = selectImports(context, kinds, instance);
+  return prepared;
+}
+
+/** Static kinds as declared; dynamic kinds as the Call chose them, each checked against the enum. */
+function importedKinds(info: ToolInfo, call: Call): string[] | undefined {
+  const setting = info.imports;
+  if (setting.mode === 'none') return undefined;
+  if (setting.mode === 'static') return setting.kinds;
+  const chosen = Array.isArray(call._imports) ? call._imports.map(String) : [];
+  const rejected = chosen.filter((kind) => !setting.kinds.includes(kind));
+  if (rejected.length > 0) {
+    throw new ImportNotAllowedError({
+      toolName: info.name,
+      kinds: rejected,
+      allowed: setting.kinds,
+    });
+  }
+  return chosen;
+}
+
+function resolveActivityName(env: CallEnvironment, tool: ToolSchema): string {
+  return resolveActivity(tool, new Set(Object.keys(env.activities)));
+}
+
+async function dispatch(
+  env: CallEnvironment,
+  prepared: PreparedCall,
+  context: Message[],
+  signal: AbortSignal,
+): Promise<unknown> {
+  const isModule = prepared.info.module !== undefined;
+  const isExplicit = prepared.activity !== '';
+  if (!isModule && !isExplicit) return runInlineLatent(prepared);
+  if (isExplicit) {
+    // Inline: the imports if set, else the parent context. Module: only the imports (R-CALL-3).
+    const visible = prepared.imports ?? (isModule ? [] : context);
+    return runActivity(env, prepared, visible, signal);
+  }
+  return runModule(env, prepared, signal);
+}
+
+/** Resolves when `promise` does, rejects with `CallCancelledError` as soon as `signal` aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal, toolName: string): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(cancelledError(signal, toolName));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelledError(signal, toolName));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The CallCancelledError for an aborted signal; a string reason is used as the explanation. @internal */
+export function cancelledError(signal: AbortSignal, toolName: string): CallCancelledError {
+  const reason: unknown = signal.reason;
+  if (CallCancelledError.isInstance(reason)) return reason;
+  const text =
+    typeof reason === 'string'
+      ? reason
+      : 'the caller aborted it' +
+        (reason instanceof Error && reason.name !== 'AbortError' ? ` (${reason.message})` : '');
+  return new CallCancelledError({ toolName, reason: text });
+}
+
+/** Non-ideact errors become `CallFailedError` so every result error has a stable code. */
+function toIdeactError(error: unknown, call: Call): IdeactError {
+  if (IdeactError.isInstance(error)) return error;
+  return new CallFailedError({ toolName: String(call._tool), cause: error });
+}
+
+function toCallError(error: IdeactError): CallError {
+  return { code: error.code, message: error.message };
+}
+
+/** Runs a Call that failed before it started (batch cancellation) through the same result shape. @internal */
+export function failedRun(call: Call, error: IdeactError): CallRun {
+  return finish(call, { error }, undefined, undefined);
+}

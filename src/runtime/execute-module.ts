@@ -1,0 +1,75 @@
+import { MissingOutputSchemaError } from '../errors/missing-output-schema.error';
+import { ModuleCycleError } from '../errors/module-cycle.error';
+import { ModuleDepthError } from '../errors/module-depth.error';
+import type { Idea } from '../protocol/idea';
+import { findIdeaInput } from '../protocol/invert-idea';
+import type { JSONSchema } from '../protocol/json-schema';
+import type { InputMessage, Message } from '../protocol/message';
+import type { CallEnvironment, PreparedCall } from './execute-call';
+import { ANONYMOUS_MODULE, type LoadedModule } from './module-loader';
+import { displayModuleId } from './module-path';
+
+/**
+ * Module scope, latent method (R-MOD-1..3): loads the module (execution-time resolution), checks
+ * depth and cycles, assembles the clean room and hands it to the ModuleRunner. The clean room is the
+ * module file's context (its own `input` messages removed: the Call's params replace them) + ONLY the
+ * imported parent messages + one `input` message with the params and the module's input schema.
+ * Params are not validated against that schema: the sub-request's LLM bridges mismatches (R-MOD-3).
+ * @internal
+ */
+export async function runModule(
+  env: CallEnvironment,
+  prepared: PreparedCall,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const { info } = prepared;
+  const reference = info.module ?? ANONYMOUS_MODULE;
+  const depth = env.depth + 1;
+  const shownChain = env.chain.map((id) => displayModuleId(id, env.loader.root));
+  if (depth > env.maxModuleDepth) {
+    throw new ModuleDepthError({
+      depth,
+      maxDepth: env.maxModuleDepth,
+      chain: [...shownChain, reference],
+    });
+  }
+
+  let module: LoadedModule;
+  let inputSchema: JSONSchema | undefined;
+  if (reference === ANONYMOUS_MODULE) {
+    if (info.output === undefined) throw new MissingOutputSchemaError({ toolName: info.name });
+    const idea: Idea = { name: info.name, context: [], schema: info.output };
+    if (info.description !== undefined) idea.description = info.description;
+    module = { id: ANONYMOUS_MODULE, reference, idea };
+    inputSchema = info.params;
+  } else {
+    module = await env.loader.load(reference);
+    if (env.chain.includes(module.id)) {
+      throw new ModuleCycleError({
+        chain: [...shownChain, displayModuleId(module.id, env.loader.root)],
+      });
+    }
+    inputSchema = findIdeaInput(module.idea)?.schema;
+  }
+
+  const input: InputMessage = { type: 'input', input: prepared.params };
+  if (inputSchema !== undefined) input.schema = inputSchema;
+  const context: Message[] = [
+    ...module.idea.context.filter((message) => !isInputMessage(message)),
+    ...(prepared.imports ?? []),
+    input,
+  ];
+  return env.runner.run({
+    module,
+    context,
+    schema: module.idea.schema,
+    call: prepared.call,
+    depth,
+    chain: [...env.chain, module.id],
+    signal,
+  });
+}
+
+function isInputMessage(message: Message): boolean {
+  return message.type === 'input' || (message.type === 'data' && message.kind === 'input');
+}

@@ -1,0 +1,222 @@
+import { InvalidSchemaError } from '../errors/invalid-schema.error';
+import type { Provider } from '../llm/provider';
+import type { Call } from '../protocol/call';
+import type { Message } from '../protocol/message';
+import { toolName } from '../protocol/read-tool';
+import type { ToolSchema } from '../protocol/tool-schema';
+import type { TypedToolReference } from '../protocol/typed-tool';
+import type { ActivityFunction, ParamsTransformer } from './activity';
+import { runBatch, type BatchMode, type BatchOptions, type BatchResult } from './batch';
+import { executeCall, type CallEnvironment, type CallOptions, type CallRun } from './execute-call';
+import type { MessageHandler } from './request/message-handler';
+import { ModuleLoader } from './module-loader';
+import { RequestModuleRunner, type ModuleRunner } from './module-runner';
+
+/** Options of an {@link Executor}. */
+export interface ExecutorOptions {
+  /** The LLM backend module sub-requests use (through the default ModuleRunner). */
+  provider: Provider;
+  /** The Tools Calls may use, by their `_tool` name (names must be unique). */
+  tools: ToolSchema[];
+  /** Activities by name: a Tool runs the one named by `_activity`, else the one named like the Tool (R-TOOL-2). */
+  activities?: Record<string, ActivityFunction>;
+  /** Root directory for module Idea files (default `process.cwd()`); ignored when `moduleLoader` is given. */
+  moduleRoot?: string;
+  /** Hosts allowed to serve module URLs (default none); ignored when `moduleLoader` is given. */
+  allowedModuleHosts?: string[];
+  /** Max Calls in flight per batch (default 8). */
+  concurrency?: number;
+  /** Max module nesting depth (default 4); deeper modules fail with `ModuleDepthError`. */
+  maxModuleDepth?: number;
+  /** A shared loader (its cache and limits); default: a new one from `moduleRoot`/`allowedModuleHosts`. */
+  moduleLoader?: ModuleLoader;
+  /** Runs module sub-requests; default: one `request()` per module Call. */
+  moduleRunner?: ModuleRunner;
+  /** Message handlers for module sub-requests (default runner only). */
+  handlers?: MessageHandler[];
+  /** Repair attempts for module sub-requests (default runner only). */
+  maxRepairs?: number;
+  /** Per tool name: converts/validates the params of explicit Calls before the Activity runs. */
+  paramsTransformers?: Record<string, ParamsTransformer>;
+  /** Depth of this executor in the module hierarchy (0 = top level); set by {@link Executor.child}. */
+  depth?: number;
+  /** Module ids from the root to this executor's module; set by {@link Executor.child}. */
+  chain?: string[];
+}
+
+/** Where a child executor runs: its tools (default: the parent's), depth and module chain. */
+export interface ChildExecutorOptions {
+  /** The Tools the nested module offers (default: the parent's). */
+  tools?: ToolSchema[];
+  /** The child's depth: pass `ModuleRunInput.depth`. */
+  depth: number;
+  /** The child's module chain: pass `ModuleRunInput.chain`. */
+  chain: string[];
+}
+
+const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_MAX_MODULE_DEPTH = 4;
+
+/**
+ * Runs Calls on both axes (R-CALL-1): Scope (inline | module) × Method (latent | explicit), with
+ * imports, `†` references, output paths and instances. `call()` never throws for a failing Call
+ * (R-CALL-5); `all`/`any`/`race` run batches under a concurrency limit (R-CALL-4).
+ */
+export class Executor {
+  /** The Tools this executor knows, as given. */
+  readonly tools: readonly ToolSchema[];
+  /** The module loader (shared with child executors). */
+  readonly moduleLoader: ModuleLoader;
+  /** Depth in the module hierarchy (0 = top level). */
+  readonly depth: number;
+  /** Module ids from the root to this executor's module. */
+  readonly chain: readonly string[];
+  private readonly options: ExecutorOptions;
+  private readonly environment: CallEnvironment;
+  private readonly concurrency: number;
+
+  constructor(options: ExecutorOptions) {
+    this.tools = [...options.tools];
+    this.depth = options.depth ?? 0;
+    this.chain = [...(options.chain ?? [])];
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.moduleLoader =
+      options.moduleLoader ??
+      new ModuleLoader({ root: options.moduleRoot, allowedHosts: options.allowedModuleHosts });
+    const runner =
+      options.moduleRunner ??
+      new RequestModuleRunner({
+        provider: options.provider,
+        handlers: options.handlers,
+        maxRepairs: options.maxRepairs,
+      });
+    this.environment = {
+      tools: indexTools(this.tools),
+      activities: { ...(options.activities ?? {}) },
+      paramsTransformers: { ...(options.paramsTransformers ?? {}) },
+      loader: this.moduleLoader,
+      runner,
+      depth: this.depth,
+      chain: this.chain,
+      maxModuleDepth: options.maxModuleDepth ?? DEFAULT_MAX_MODULE_DEPTH,
+    };
+    // Share the resolved defaults with children, so they use the same loader and runner.
+    this.options = { ...options, moduleLoader: this.moduleLoader, moduleRunner: runner };
+  }
+
+  /**
+   * Executes one Call: resolves to `[result, ...statePatches]` and never throws for the Call's own
+   * failures; they become `{ type: 'result', call, error: { code, message } }` (R-CALL-5).
+   */
+  call(call: Call, context: Message[], options?: CallOptions): Promise<Message[]>;
+  /**
+   * Typed call: runs `{ _tool: tool.toolName, ...params }` and returns its output, typed by the
+   * reference (codegen classes carry the types). THROWS the typed IdeactError when the Call fails;
+   * state patches of `_outputPath` are not returned — use the Message[] form for those.
+   */
+  call<TInput, TOutput>(
+    tool: TypedToolReference<TInput, TOutput>,
+    params: TInput,
+    context?: Message[],
+    options?: CallOptions,
+  ): Promise<TOutput>;
+  async call(
+    first: Call | TypedToolReference<unknown, unknown>,
+    second?: unknown,
+    third?: unknown,
+    fourth?: unknown,
+  ): Promise<unknown> {
+    if (isTypedReference(first)) {
+      const call: Call = { ...(second as Record<string, unknown>), _tool: first.toolName };
+      const run = await this.run(
+        call,
+        (third as Message[] | undefined) ?? [],
+        fourth as CallOptions,
+      );
+      if (run.error) throw run.error;
+      return run.output;
+    }
+    const run = await this.run(
+      first,
+      (second as Message[] | undefined) ?? [],
+      third as CallOptions,
+    );
+    return run.messages;
+  }
+
+  /** Like {@link call} but also returns the output or the typed error (for loop modules). */
+  run(call: Call, context: Message[], options?: CallOptions): Promise<CallRun> {
+    return executeCall(this.environment, call, context, options);
+  }
+
+  /** All must succeed (R-CALL-4): on the first failure, the rest is cancelled. */
+  all(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+    return this.batch('all', calls, context, options);
+  }
+
+  /** First success wins; the others are cancelled. `ok` is false when every Call failed. */
+  any(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+    return this.batch('any', calls, context, options);
+  }
+
+  /** First settled (success or failure) wins; the others are cancelled. */
+  race(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+    return this.batch('race', calls, context, options);
+  }
+
+  /** Runs every Call regardless of failures (what an Actor does with the LLM's Calls). */
+  allSettled(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+    return this.batch('allSettled', calls, context, options);
+  }
+
+  /**
+   * An executor for a nested module (R-MOD-5) sharing provider, activities, loader and runner, at
+   * the depth and chain a ModuleRunner received, so depth limits and cycle checks carry through.
+   */
+  child(options: ChildExecutorOptions): Executor {
+    return new Executor({
+      ...this.options,
+      tools: options.tools ?? [...this.tools],
+      depth: options.depth,
+      chain: options.chain,
+    });
+  }
+
+  /** The same executor with other Tools (same depth and chain). */
+  withTools(tools: ToolSchema[]): Executor {
+    return this.child({ tools, depth: this.depth, chain: [...this.chain] });
+  }
+
+  private batch(
+    mode: BatchMode,
+    calls: Call[],
+    context: Message[],
+    options: BatchOptions = {},
+  ): Promise<BatchResult> {
+    return runBatch(
+      mode,
+      calls,
+      (call, signal) => this.run(call, context, { signal, instance: options.instance }),
+      { concurrency: options.concurrency ?? this.concurrency, signal: options.signal },
+    );
+  }
+}
+
+function isTypedReference(value: unknown): value is TypedToolReference<unknown, unknown> {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  return typeof (value as { toolName?: unknown }).toolName === 'string' && !('_tool' in value);
+}
+
+function indexTools(tools: readonly ToolSchema[]): Map<string, ToolSchema> {
+  const byName = new Map<string, ToolSchema>();
+  for (const tool of tools) {
+    const name = toolName(tool);
+    if (byName.has(name)) {
+      throw new InvalidSchemaError({
+        message: `Two tools are named "${name}". Tool names (_tool) must be unique; rename one of them.`,
+      });
+    }
+    byName.set(name, tool);
+  }
+  return byName;
+}

@@ -1,0 +1,75 @@
+import type { Provider } from '../llm/provider';
+import type { Call } from '../protocol/call';
+import type { JSONSchema } from '../protocol/json-schema';
+import type { Message } from '../protocol/message';
+import type { MessageHandler } from './request/message-handler';
+import type { LoadedModule } from './module-loader';
+import { request } from './request/run-request';
+
+/**
+ * Everything needed to run one module Call as a sub-request: the clean-room context, the schema to
+ * generate, and where in the module hierarchy it runs (for nested agents, R-MOD-5).
+ */
+export interface ModuleRunInput {
+  /** The module (for `'anonymous'`: id/reference `anonymous`, an Idea with empty context and the Tool's `_output`). */
+  module: LoadedModule;
+  /** The clean room: module context + imported parent messages + the `input` message (R-MOD-1). */
+  context: Message[];
+  /** The schema the sub-request must satisfy (the module's schema; anonymous: the Tool's `_output`). */
+  schema: JSONSchema;
+  /** The Call being executed, as written (references unresolved). */
+  call: Call;
+  /** The depth the module runs at: 1 for a module called by the top-level agent. */
+  depth: number;
+  /** Module ids from the root to this module, this one last (cycle detection). */
+  chain: string[];
+  /** Aborted when the Call is cancelled. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs a module's sub-request and returns its output (the Call's output). The default runs one
+ * Request; the agent loop supplies a runner that runs a nested Agent when the schema is a Vessel.
+ */
+export interface ModuleRunner {
+  run(input: ModuleRunInput): Promise<unknown>;
+}
+
+/** Options of the default {@link RequestModuleRunner}: what `request()` needs besides the request. */
+export interface RequestModuleRunnerOptions {
+  /** The LLM backend. */
+  provider: Provider;
+  /** Message handlers for the sub-request pipeline (R-REQ-2); default handlers when absent. */
+  handlers?: MessageHandler[];
+  /** Repair attempts on invalid solutions (R-REQ-3). */
+  maxRepairs?: number;
+}
+
+/** The default ModuleRunner: one `request()` with the clean room and the module schema (R-MOD-5 deferred). */
+export class RequestModuleRunner implements ModuleRunner {
+  constructor(private readonly options: RequestModuleRunnerOptions) {}
+
+  /** Runs one Request; its solution is validated against `input.schema` by `request()`. */
+  async run(input: ModuleRunInput): Promise<unknown> {
+    return request(
+      {
+        context: input.context,
+        schema: input.schema,
+        schemaName: schemaNameOf(input),
+      },
+      {
+        provider: this.options.provider,
+        handlers: this.options.handlers,
+        maxRepairs: this.options.maxRepairs,
+        signal: input.signal,
+      },
+    );
+  }
+}
+
+/** A short, OpenAI-safe schema name: the Idea's name, else the tool name. */
+function schemaNameOf(input: ModuleRunInput): string {
+  const raw = input.module.idea.name ?? input.call._tool;
+  const safe = raw.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return safe === '' ? 'solution' : safe;
+}
