@@ -83,12 +83,16 @@ export function buildVesselSchema(
   output?: JSONSchema,
   options: CallSchemaOptions = {},
 ): JSONSchema {
+  const description =
+    'The tool calls to run now, in order; an empty list when nothing is left to do.';
   const calls: JSONSchema =
     tools.length === 0
-      ? { type: 'array', maxItems: 0, items: {} }
-      : { type: 'array', items: { anyOf: tools.map((tool) => callSchema(tool, options)) } };
-  calls.description =
-    'The tool calls to run now, in order; an empty list when nothing is left to do.';
+      ? { type: 'array', description, maxItems: 0, items: {} }
+      : {
+          type: 'array',
+          description,
+          items: { anyOf: tools.map((tool) => callSchema(tool, options)) },
+        };
   return {
     type: 'object',
     properties: {
