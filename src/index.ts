@@ -165,8 +165,34 @@ export { getMetadataStorage, MetadataStorage } from './decorators/metadata-stora
 export type { ClassConstructor, ToolClass, ServiceClass } from './decorators/class-types';
 
 // ── container ─────────────────────────────────────────────────────────────────
+export { createContainer, disposeContainer } from './container/create-container';
+export type { IdeactConfig, ActivityMap } from './container/ideact-config';
+export {
+  PROVIDER,
+  IDEACT_CONFIG,
+  TOOLS,
+  ACTIVITIES,
+  PARAMS_TRANSFORMERS,
+  PROMPTER,
+  GENERATOR,
+  DISCRIMINATOR,
+  ACTOR,
+} from './container/tokens';
+export { Service } from 'typedi';
+export type { ContainerInstance } from 'typedi';
 
 // ── agent loop ────────────────────────────────────────────────────────────────
 export type { StepModule } from './runtime/loop/step-module';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
+export { generateFromIdeas } from './codegen/generate-from-ideas';
+export type {
+  CodegenOptions,
+  CodegenResult,
+  CodegenFile,
+  CodegenFileStatus,
+} from './codegen/generate-from-ideas';
+export type { CodegenWarning } from './codegen/codegen-model';
+export { CodegenError } from './errors/codegen.error';
+export { IdeaFileNotFoundError } from './errors/idea-file-not-found.error';
+export { CliUsageError } from './errors/cli-usage.error';

@@ -36,7 +36,10 @@ function accumulate(
   view: DataMessageView,
 ): Omit<DataMessageView, 'instance'> {
   if (accumulated === undefined) {
-    const first: Omit<DataMessageView, 'instance'> = { kind: view.kind, data: cloneJson(view.data) };
+    const first: Omit<DataMessageView, 'instance'> = {
+      kind: view.kind,
+      data: cloneJson(view.data),
+    };
     if (view.schema !== undefined) first.schema = view.schema;
     if (view.description !== undefined) first.description = view.description;
     return first;
