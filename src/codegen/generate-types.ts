@@ -1,0 +1,100 @@
+import type { JSONSchema } from '../protocol/json-schema';
+import { toPascalCase } from './naming';
+
+/** The TypeScript declarations json-schema-to-typescript produced for one schema, and their names. */
+export interface GeneratedTypes {
+  /** Formatted `export interface …` / `export type …` declarations. */
+  source: string;
+  /** Every exported type name declared in `source` (the root name first). */
+  names: string[];
+}
+
+/** Formatting fixed here (not read from a user's prettier config) so output is the same everywhere. */
+const STYLE = {
+  singleQuote: true,
+  printWidth: 100,
+  trailingComma: 'all',
+  bracketSpacing: true,
+  semi: true,
+  tabWidth: 2,
+  useTabs: false,
+} as const;
+
+/**
+ * Compiles `schema` to TypeScript declarations whose root type is named `rootName`
+ * (json-schema-to-typescript; nested titled schemas and `$ref`/`definitions`/`$defs` become their
+ * own exported types). With `prefix`, every nested named type is prefixed so that two schemas
+ * compiled into one file cannot declare the same name twice. `cwd` resolves external `$ref`s.
+ */
+export async function generateTypes(
+  schema: JSONSchema,
+  rootName: string,
+  options: { prefix?: string; cwd: string },
+): Promise<GeneratedTypes> {
+  // Lazy: json-schema-to-typescript pulls in prettier; the CLI loads it only for `codegen`.
+  const { compile } = await import('json-schema-to-typescript');
+  const root = mergeDefinitions(structuredClone(schema)) as Record<string, unknown>;
+  delete root.$id;
+  delete root.$schema;
+  root.title = rootName;
+  const prefix = options.prefix;
+  const source = await compile(root as Parameters<typeof compile>[0], rootName, {
+    bannerComment: '',
+    additionalProperties: false,
+    strictIndexSignatures: true,
+    unknownAny: true,
+    declareExternallyReferenced: true,
+    unreachableDefinitions: false,
+    ignoreMinAndMaxItems: true,
+    cwd: options.cwd,
+    format: true,
+    style: { ...STYLE },
+    customName:
+      prefix === undefined
+        ? undefined
+        : (node, keyNameFromDefinition) => {
+            if (node.title === rootName) return undefined;
+            const own = node.title ?? node.$id ?? keyNameFromDefinition;
+            return own === undefined ? undefined : `${prefix}${toPascalCase(own)}`;
+          },
+  });
+  return { source: source.trim(), names: declaredNames(source, rootName) };
+}
+
+/** Names of the top-level exported declarations in generated source, root first. */
+function declaredNames(source: string, rootName: string): string[] {
+  const names = new Set<string>([rootName]);
+  for (const match of source.matchAll(
+    /^export (?:declare )?(?:interface|type|const enum|enum) ([A-Za-z_$][\w$]*)/gm,
+  )) {
+    names.add(match[1]!);
+  }
+  return [...names];
+}
+
+/**
+ * json-schema-to-typescript refuses a schema with both `definitions` and `$defs`; JSON Schema allows
+ * it. Moves `definitions` into `$defs` (rewriting `#/definitions/…` references) when no name clashes.
+ */
+function mergeDefinitions(schema: JSONSchema): JSONSchema {
+  const { definitions, $defs } = schema;
+  if (definitions === undefined || $defs === undefined) return schema;
+  if (Object.keys(definitions).some((name) => name in $defs)) return schema;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (typeof value !== 'object' || value === null) return value;
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      copy[key] =
+        key === '$ref' && typeof item === 'string' && item.startsWith('#/definitions/')
+          ? `#/$defs/${item.slice('#/definitions/'.length)}`
+          : rewrite(item);
+    }
+    return copy;
+  };
+  const { definitions: _moved, ...rest } = rewrite(schema) as JSONSchema;
+  return {
+    ...rest,
+    $defs: { ...rest.$defs, ...(rewrite(definitions) as Record<string, JSONSchema>) },
+  };
+}
