@@ -1,10 +1,11 @@
 import { dataView, type DataMessageView } from './data-view';
-import { applyMergePatch, applyMergePatchInPlace, cloneJson } from './merge-patch';
+import { applyMergePatchInPlace, cloneJson } from './merge-patch';
 import type { Message } from './message';
 
 /**
  * The merged data of one kind as seen by `instance` (R-INST-1): the global messages of that kind
- * merged in order, then that instance's messages merged over them (the targeted one overrides).
+ * merged in order, then that instance's messages applied over them as patches, in order (the
+ * targeted one overrides; a null in it deletes a global key for that instance).
  * Without `instance`, only global messages count. Undefined when no message of the kind applies.
  */
 export function viewOfKind(
@@ -13,22 +14,18 @@ export function viewOfKind(
   instance?: string,
 ): Omit<DataMessageView, 'instance'> | undefined {
   let global: Omit<DataMessageView, 'instance'> | undefined;
-  let targeted: Omit<DataMessageView, 'instance'> | undefined;
+  const targeted: DataMessageView[] = [];
   for (const message of context) {
     const view = dataView(message);
     if (view === undefined || view.kind !== kind) continue;
     if (view.instance === undefined) global = accumulate(global, view);
-    else if (instance !== undefined && view.instance === instance)
-      targeted = accumulate(targeted, view);
+    else if (instance !== undefined && view.instance === instance) targeted.push(view);
   }
-  if (global === undefined || targeted === undefined) return global ?? targeted;
-  const merged: Omit<DataMessageView, 'instance'> = {
-    ...global,
-    data: applyMergePatch(global.data, targeted.data),
-  };
-  if (targeted.schema !== undefined) merged.schema = targeted.schema;
-  if (targeted.description !== undefined) merged.description = targeted.description;
-  return merged;
+  // The instance's messages patch the merged global data in order, so they override it (and a
+  // null in them deletes a global key for that instance only).
+  let result = global;
+  for (const view of targeted) result = accumulate(result, view);
+  return result;
 }
 
 function accumulate(
