@@ -122,10 +122,23 @@ export class OpenAIProvider implements Provider {
   ): Promise<ChatCompletion> {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw new RequestAbortedError({ url: this.url, cause: signal.reason });
+      // Our own per-attempt timeout: we know for sure it fired (the client's abort errors are
+      // indistinguishable from connection errors in some runtimes).
+      const attemptController = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attemptController.abort();
+      }, this.timeoutMs);
+      const forwardAbort = (): void => attemptController.abort();
+      signal?.addEventListener('abort', forwardAbort, { once: true });
       try {
-        return await this.client.chat.completions.create(body, { signal, timeout: this.timeoutMs });
+        return await this.client.chat.completions.create(body, {
+          signal: attemptController.signal,
+          timeout: this.timeoutMs + 1000,
+        });
       } catch (error) {
-        const failure = this.classify(error, attempt, signal);
+        const failure = this.classify(error, attempt, signal, timedOut);
         if (!failure.retryable || attempt > this.retry.maxRetries) throw failure.error;
         const delay = failure.retryAfter ?? backoffMs(attempt, this.retry);
         try {
@@ -133,6 +146,9 @@ export class OpenAIProvider implements Provider {
         } catch (abort) {
           throw new RequestAbortedError({ url: this.url, cause: abort });
         }
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', forwardAbort);
       }
     }
   }
@@ -141,12 +157,17 @@ export class OpenAIProvider implements Provider {
     error: unknown,
     attempt: number,
     signal: AbortSignal | undefined,
+    timedOut: boolean,
   ): { error: Error; retryable: boolean; retryAfter?: number } {
     const url = this.url;
-    if (error instanceof APIUserAbortError || signal?.aborted) {
+    if (signal?.aborted) {
       return { error: new RequestAbortedError({ url, cause: error }), retryable: false };
     }
-    if (error instanceof APIConnectionTimeoutError) {
+    if (
+      timedOut ||
+      error instanceof APIConnectionTimeoutError ||
+      error instanceof APIUserAbortError
+    ) {
       return {
         error: new ProviderTimeoutError({
           url,
