@@ -10,7 +10,6 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { countTokens, encodeChat } from 'gpt-tokenizer';
 import { DIST_ENTRY, NO_USAGE, ROOT, loadIdeact, missingExports } from './lib/ideact-package.mjs';
 import { measuredRuns, median, warmAndMeasure } from './lib/stats.mjs';
 
@@ -60,9 +59,10 @@ async function w4(runs) {
   const samples = await warmAndMeasure(runs, async () => {
     const before = provider.generations;
     const started = performance.now();
-    const messages = await executor.all(calls, context);
+    const batch = await executor.all(calls, context);
     const wall = performance.now() - started;
-    const flat = Array.isArray(messages) ? messages.flat(2) : [];
+    // BatchResult (`messages`: every call's result then its state patches).
+    const flat = Array.isArray(batch?.messages) ? batch.messages : [];
     const results = flat.filter((message) => message && message.type === 'result');
     const failed = results.filter((message) => message.error);
     if (
@@ -129,7 +129,8 @@ function capturingProvider() {
   return provider;
 }
 
-function tokensOf(request) {
+async function tokensOf(request) {
+  const { countTokens, encodeChat } = await import('gpt-tokenizer');
   const messages = request.messages.map((message) => ({
     role: message.role,
     content: message.content,
@@ -154,7 +155,7 @@ async function parentPrompt(scope, via) {
   if (provider.requests.length === 0) throw new Error(`W5: the ${scope} parent sent no request`);
   const first = provider.requests[0];
   const schemaJson = JSON.stringify(first.schema);
-  return { ...tokensOf(first), outputShown: schemaJson.includes('metric_0_0') };
+  return { ...(await tokensOf(first)), outputShown: schemaJson.includes('metric_0_0') };
 }
 
 async function w5() {
