@@ -95,6 +95,8 @@ function valueOf(
 
 function step(value: unknown, segment: PathSegment): unknown {
   if (typeof segment === 'number') return Array.isArray(value) ? value[segment] : undefined;
+  // `.0` on an array is read as `[0]` (models often write it that way).
+  if (Array.isArray(value)) return /^\d+$/.test(segment) ? value[Number(segment)] : undefined;
   return isPlainObject(value) ? getOwn(value, segment) : undefined;
 }
 

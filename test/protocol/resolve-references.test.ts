@@ -41,6 +41,10 @@ describe('resolveReferences (R-VAR-1)', () => {
     ).toEqual({ tag: 'b', id: 7, input: { city: 'Austin', days: 3 }, days: 3 });
   });
 
+  it('reads .0 on an array as [0]', () => {
+    expect(resolveReferences({ id: '†state.list.0.id' }, context)).toEqual({ id: 7 });
+  });
+
   it('a || b: the first present alternative', () => {
     expect(resolveReferences({ v: '†state.missing || †input.city' }, context)).toEqual({
       v: 'Austin',
