@@ -143,7 +143,11 @@ export type { ExecutorOptions, ChildExecutorOptions } from './runtime/executor';
 export type { CallOptions, CallRun } from './runtime/execute-call';
 export type { BatchMode, BatchOptions, BatchResult } from './runtime/batch';
 export { RequestModuleRunner } from './runtime/module-runner';
-export type { ModuleRunner, ModuleRunInput, RequestModuleRunnerOptions } from './runtime/module-runner';
+export type {
+  ModuleRunner,
+  ModuleRunInput,
+  RequestModuleRunnerOptions,
+} from './runtime/module-runner';
 export { createLimiter } from './runtime/concurrency';
 export type { Limiter } from './runtime/concurrency';
 

@@ -78,7 +78,16 @@ export async function runBatch(
             runs[index] = failedRun(call, notStarted(controller.signal, call));
             return;
           }
-          const run = await runOne(call, controller.signal);
+          // A signal per Call, unlinked once it settles: a finished Call never sees a later abort.
+          const own = new AbortController();
+          const forwardToCall = (): void => own.abort(controller.signal.reason);
+          controller.signal.addEventListener('abort', forwardToCall, { once: true });
+          let run: CallRun;
+          try {
+            run = await runOne(call, own.signal);
+          } finally {
+            controller.signal.removeEventListener('abort', forwardToCall);
+          }
           runs[index] = run;
           decide(index, run);
         }),
