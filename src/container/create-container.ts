@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { Container, type ContainerInstance } from 'typedi';
+import { ContainerConfigurationError } from '../errors/container-configuration.error';
+import { createDefaultProvider } from '../llm/default-provider';
+import { Executor } from '../runtime/executor';
+import { ModuleLoader } from '../runtime/module-loader';
+import { Toolkit } from '../runtime/toolkit';
+import { checkActivities } from './check-activities';
+import { collectActivities } from './collect-activities';
+import { collectTools } from './collect-tools';
+import type { IdeactConfig } from './ideact-config';
+import { ACTIVITIES, IDEACT_CONFIG, PARAMS_TRANSFORMERS, PROVIDER, TOOLS } from './tokens';
+
+/**
+ * Creates a scoped typedi container (`Container.of(uniqueId)`) wired from `config`: tokens PROVIDER,
+ * IDEACT_CONFIG, TOOLS, ACTIVITIES, PARAMS_TRANSFORMERS, and the classes ModuleLoader, Toolkit and
+ * Executor as their own tokens. Everything is built lazily on first `get`, so `container.set(…)` before
+ * that replaces a piece (a provider, an Activity service's dependency). Checks the configuration first
+ * and throws ContainerConfigurationError / DecoratorError with potential solutions.
+ */
+export function createContainer(config: IdeactConfig): ContainerInstance {
+  if (typeof config !== 'object' || config === null) {
+    throw new ContainerConfigurationError({
+      setting: 'config',
+      problem: 'expected a configuration object.',
+      solutions: ['Call `createContainer({ tools: [MyTool], activities: [MyService] })`.'],
+    });
+  }
+  const { tools, paramsTransformers } = collectTools(config.tools);
+  const container = Container.of(`ideact-${randomUUID()}`);
+  try {
+    const { activities } = collectActivities(config.activities, container);
+    checkActivities(tools, Object.keys(activities));
+
+    container.set(IDEACT_CONFIG, Object.freeze({ ...config }));
+    container.set(
+      TOOLS,
+      tools.map((tool) => tool.schema),
+    );
+    container.set(ACTIVITIES, activities);
+    container.set(PARAMS_TRANSFORMERS, paramsTransformers);
+    container.set({ id: PROVIDER, factory: () => config.provider ?? createDefaultProvider() });
+    container.set({
+      id: ModuleLoader,
+      factory: () =>
+        new ModuleLoader({ root: config.moduleRoot, allowedHosts: config.allowedModuleHosts }),
+    });
+    container.set({
+      id: Toolkit,
+      factory: (scope: ContainerInstance) =>
+        new Toolkit({ tools: scope.get(TOOLS), loader: scope.get(ModuleLoader) }),
+    });
+    container.set({
+      id: Executor,
+      factory: (scope: ContainerInstance) =>
+        new Executor({
+          provider: scope.get(PROVIDER),
+          tools: scope.get(TOOLS),
+          activities: scope.get(ACTIVITIES),
+          paramsTransformers: scope.get(PARAMS_TRANSFORMERS),
+          moduleLoader: scope.get(ModuleLoader),
+          concurrency: config.concurrency,
+          maxModuleDepth: config.maxModuleDepth,
+          handlers: config.handlers,
+          maxRepairs: config.maxRepairs,
+        }),
+    });
+  } catch (error) {
+    Container.reset(container.id);
+    throw error;
+  }
+  return container;
+}
+
+/**
+ * Forgets a container made by `createContainer()`: typedi keeps every `Container.of(id)` forever,
+ * so long-running processes that create many agents should dispose of the ones they are done with.
+ */
+export function disposeContainer(container: ContainerInstance): void {
+  Container.reset(container.id);
+}

@@ -1,0 +1,30 @@
+import type { ServiceClass, ToolClass } from '../decorators/class-types';
+import type { Provider } from '../llm/provider';
+import type { ToolSchema } from '../protocol/tool-schema';
+import type { ActivityFunction } from '../runtime/activity';
+import type { MessageHandler } from '../runtime/request/message-handler';
+
+/** A plain map of Activities by name, e.g. `{ fetchWeather: async ({ city }) => … }`. */
+export type ActivityMap = Record<string, ActivityFunction>;
+
+/** What `createContainer()` (and `createAgent()`) is configured with. */
+export interface IdeactConfig {
+  /** The Tools: `@Tool` classes and/or plain ToolSchemas (names must be unique). */
+  tools: Array<ToolClass | ToolSchema>;
+  /** Activities: typedi `@Service()` classes with `@Activity()` methods and/or `{ name: fn }` maps. */
+  activities?: Array<ServiceClass | ActivityMap>;
+  /** The LLM backend; default `createDefaultProvider()` (OpenAI when configured by env, else offline). */
+  provider?: Provider;
+  /** Root directory module Idea files resolve in (default `process.cwd()`). */
+  moduleRoot?: string;
+  /** Hosts allowed to serve module URLs (default none). */
+  allowedModuleHosts?: string[];
+  /** Max Calls in flight per batch (executor default 8). */
+  concurrency?: number;
+  /** Max module nesting depth (executor default 4). */
+  maxModuleDepth?: number;
+  /** Extra message handlers for module sub-requests (R-REQ-2). */
+  handlers?: MessageHandler[];
+  /** Repair attempts for invalid module solutions (default 2). */
+  maxRepairs?: number;
+}
