@@ -51,6 +51,13 @@ export { ImportNotAllowedError } from './errors/import-not-allowed.error';
 export { OutputPathNotAllowedError } from './errors/output-path-not-allowed.error';
 export { MissingOutputSchemaError } from './errors/missing-output-schema.error';
 
+// agent loop (H5)
+export { InvalidAgentStateError } from './errors/invalid-agent-state.error';
+export { CallRejectedError } from './errors/call-rejected.error';
+export { InvalidOutputError } from './errors/invalid-output.error';
+export { InvalidConfirmationError } from './errors/invalid-confirmation.error';
+export { NestedAgentStoppedError } from './errors/nested-agent-stopped.error';
+
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
 export type {
@@ -177,6 +184,7 @@ export {
   TOOLS,
   ACTIVITIES,
   PARAMS_TRANSFORMERS,
+  MODULE_RUNNER,
   PROMPTER,
   GENERATOR,
   DISCRIMINATOR,
@@ -187,6 +195,71 @@ export type { ContainerInstance } from 'typedi';
 
 // ── agent loop ────────────────────────────────────────────────────────────────
 export type { StepModule } from './runtime/loop/step-module';
+export { Agent } from './runtime/loop/agent';
+export type { AgentServices, TypedCallRunner } from './runtime/loop/agent';
+export { createAgent, agentFromContainer } from './runtime/loop/create-agent';
+export {
+  DEFAULT_PROMPT_TOKEN_BUDGET,
+  DEFAULT_ACTOR_CONCURRENCY,
+} from './runtime/loop/agent-options';
+export type {
+  AgentConfig,
+  RunOptions,
+  ResumeOptions,
+  AgentResult,
+  StepModules,
+  StepEvent,
+} from './runtime/loop/agent-options';
+export type {
+  AgentRuntime,
+  AgentSettings,
+  ToolSource,
+  CallRunner,
+} from './runtime/loop/agent-runtime';
+export { AGENT_STATE_VERSION } from './runtime/loop/agent-state';
+export type {
+  AgentState,
+  AgentNode,
+  NodeMessage,
+  NodeMetadata,
+  NodeOrigin,
+  VesselMessage,
+  NextStep,
+  ActiveStep,
+  PrompterStep,
+  GeneratorStep,
+  DiscriminatorStep,
+  ActorStep,
+  DoneStep,
+  StepModuleName,
+  StopReason,
+  AgentUsage,
+  AgentLimits,
+  TokenUsage,
+} from './runtime/loop/agent-state';
+export {
+  createInitialState,
+  appendNode,
+  getNode,
+  pathTo,
+  contextMessages,
+  assertValidState,
+} from './runtime/loop/state-tree';
+export type { InitialStateOptions } from './runtime/loop/state-tree';
+export { BasicPrompter, estimateTokens, TRIMMED_OUTPUT_NOTE } from './runtime/loop/basic-prompter';
+export { VesselGenerator } from './runtime/loop/vessel-generator';
+export { FirstOptionDiscriminator } from './runtime/loop/first-option-discriminator';
+export { JudgeDiscriminator, JUDGE_INSTRUCTION } from './runtime/loop/judge-discriminator';
+export type { JudgeVerdict } from './runtime/loop/judge-discriminator';
+export { CallActor, OUTPUT_CALL } from './runtime/loop/call-actor';
+export type { ConfirmCalls, ConfirmDecision } from './runtime/loop/confirm';
+export { maxTurns, maxTokens, maxTime, aborted, stopWhen } from './runtime/loop/stop-conditions';
+export type { StopCondition, StopContext } from './runtime/loop/stop-conditions';
+export { saveState, loadState } from './runtime/state-store';
+export { NestedAgentRunner, DEFAULT_NESTED_LIMITS } from './runtime/loop/nested-agent-runner';
+export type { NestedAgentRunnerOptions } from './runtime/loop/nested-agent-runner';
+export { vesselIdeaParts, vesselTools, vesselOutput } from './runtime/loop/vessel-module';
+export type { VesselIdeaParts } from './runtime/loop/vessel-module';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';
