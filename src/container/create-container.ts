@@ -9,12 +9,19 @@ import { checkActivities } from './check-activities';
 import { collectActivities } from './collect-activities';
 import { collectTools } from './collect-tools';
 import type { IdeactConfig } from './ideact-config';
-import { ACTIVITIES, IDEACT_CONFIG, PARAMS_TRANSFORMERS, PROVIDER, TOOLS } from './tokens';
+import {
+  ACTIVITIES,
+  IDEACT_CONFIG,
+  MODULE_RUNNER,
+  PARAMS_TRANSFORMERS,
+  PROVIDER,
+  TOOLS,
+} from './tokens';
 
 /**
  * Creates a scoped typedi container (`Container.of(uniqueId)`) wired from `config`: tokens PROVIDER,
- * IDEACT_CONFIG, TOOLS, ACTIVITIES, PARAMS_TRANSFORMERS, and the classes ModuleLoader, Toolkit and
- * Executor as their own tokens. Everything is built lazily on first `get`, so `container.set(…)` before
+ * IDEACT_CONFIG, TOOLS, ACTIVITIES, PARAMS_TRANSFORMERS (MODULE_RUNNER is used when set), and the
+ * classes ModuleLoader, Toolkit and Executor as their own tokens. Everything is built lazily on first `get`, so `container.set(…)` before
  * that replaces a piece (a provider, an Activity service's dependency). Checks the configuration first
  * and throws ContainerConfigurationError / DecoratorError with potential solutions.
  */
@@ -63,6 +70,7 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
           maxModuleDepth: config.maxModuleDepth,
           handlers: config.handlers,
           maxRepairs: config.maxRepairs,
+          moduleRunner: scope.has(MODULE_RUNNER) ? scope.get(MODULE_RUNNER) : undefined,
         }),
     });
   } catch (error) {

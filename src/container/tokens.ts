@@ -2,6 +2,7 @@ import { Token } from 'typedi';
 import type { Provider } from '../llm/provider';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { ActivityFunction, ParamsTransformer } from '../runtime/activity';
+import type { ModuleRunner } from '../runtime/module-runner';
 import type { StepModule } from '../runtime/loop/step-module';
 import type { IdeactConfig } from './ideact-config';
 
@@ -17,6 +18,11 @@ export const ACTIVITIES = new Token<Record<string, ActivityFunction>>('ideact.ac
 export const PARAMS_TRANSFORMERS = new Token<Record<string, ParamsTransformer>>(
   'ideact.params-transformers',
 );
+/**
+ * Optional: the ModuleRunner the container's Executor uses for module sub-requests (e.g. the agent's
+ * nested-agent runner). Unset = the executor's default (one `request()` per module Call).
+ */
+export const MODULE_RUNNER = new Token<ModuleRunner>('ideact.module-runner');
 /** The loop's Prompter (builds the messages); unset here, the agent registers its default. */
 export const PROMPTER = new Token<StepModule>('ideact.prompter');
 /** The loop's Generator (calls the LLM); unset here, the agent registers its default. */

@@ -19,6 +19,8 @@ import {
   GENERATOR,
   getMetadataStorage,
   IDEACT_CONFIG,
+  Module,
+  MODULE_RUNNER,
   ModuleLoader,
   Output,
   PROMPTER,
@@ -192,7 +194,6 @@ describe('createContainer: DI wiring', () => {
       text!: string;
     }
     // Module scope needs the provider: the anonymous module runs one sub-request.
-    const { Module } = await import('ideact');
     Module('anonymous')(Summarize);
     const container = track(createContainer({ tools: [Summarize] }));
     const scripted = new ScriptedProvider([{ summary: 'short' }]);
@@ -230,6 +231,47 @@ describe('createContainer: DI wiring', () => {
     const executor = container.get(Executor);
     expect(resultOf(await executor.call({ _tool: 'add', a: 2, b: 3 }, [])).output).toBe(5);
     expect(resultOf(await executor.call({ _tool: 'ping' }, [])).output).toBe('pong!');
+  });
+});
+
+describe('more wiring', () => {
+  it('@Activity() on a method defaults to the method name; a plain class without dependencies needs no @Service', async () => {
+    class Clock {
+      @Activity()
+      now(): string {
+        return 'noon';
+      }
+    }
+    @Tool()
+    class Now {}
+    const container = track(
+      createContainer({ tools: [Now], activities: [Clock], provider: new ScriptedProvider([]) }),
+    );
+    expect(Object.keys(container.get(ACTIVITIES))).toEqual(['now']);
+    expect(resultOf(await container.get(Executor).call({ _tool: 'now' }, [])).output).toBe('noon');
+  });
+
+  it('MODULE_RUNNER, when set before the first get, runs the module Calls of the container Executor', async () => {
+    @Tool()
+    @Module('anonymous')
+    @Output({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] })
+    class Summarize {
+      @IsString()
+      text!: string;
+    }
+    const seen: unknown[] = [];
+    const container = track(
+      createContainer({ tools: [Summarize], provider: new ScriptedProvider([]) }),
+    );
+    container.set(MODULE_RUNNER, {
+      run: async (input) => {
+        seen.push(input.schema);
+        return { summary: 'from the runner' };
+      },
+    });
+    const messages = await container.get(Executor).call({ _tool: 'summarize', text: 'x' }, []);
+    expect(resultOf(messages).output).toEqual({ summary: 'from the runner' });
+    expect(seen).toHaveLength(1);
   });
 });
 
