@@ -46,7 +46,7 @@ export function isFreeForm(node: JSONSchema | boolean): boolean {
   if (node === true) return true;
   if (node === false || !isRecord(node) || hasShapeKeyword(node)) return false;
   const types = valueTypesOf(node);
-  if (types.length === 0) return true;
+  if (types.length === 0) return typesOf(node).length === 0; // `{ type: 'null' }` is not free-form
   if (types.length === 1 && types[0] === 'object') {
     const properties = isRecord(node.properties) ? Object.keys(node.properties) : [];
     return properties.length === 0 && node.additionalProperties !== false;

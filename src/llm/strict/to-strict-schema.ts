@@ -48,6 +48,8 @@ interface ConvertContext {
   root: JSONSchema;
   /** True when the root was wrapped as `{ value }`, so `#` pointers shift one level down. */
   wrapped: boolean;
+  /** The root `$defs` of the result; nested `$defs`/`definitions` are hoisted here. */
+  definitions: Record<string, JSONSchema>;
 }
 
 /**
@@ -60,12 +62,10 @@ interface ConvertContext {
  */
 export function toStrictSchema(schema: JSONSchema): JSONSchema {
   const wrapped = needsRootWrap(schema);
-  const context: ConvertContext = { root: schema, wrapped };
-  const { $defs, definitions, ...body } = schema;
   const definitionsOut: Record<string, JSONSchema> = {};
-  for (const [name, definition] of Object.entries({ ...(definitions ?? {}), ...($defs ?? {}) })) {
-    definitionsOut[name] = convert(definition, context);
-  }
+  const context: ConvertContext = { root: schema, wrapped, definitions: definitionsOut };
+  const { $defs, definitions, ...body } = schema;
+  hoistDefinitions({ $defs, definitions }, context);
   let result = convert(body, context);
   if (wrapped) {
     result = {
@@ -79,10 +79,23 @@ export function toStrictSchema(schema: JSONSchema): JSONSchema {
   return result;
 }
 
+/** Converts `$defs`/`definitions` into the result's root `$defs` (the first definition of a name wins). */
+function hoistDefinitions(node: JSONSchema, context: ConvertContext): void {
+  for (const group of [node.definitions, node.$defs]) {
+    if (!isRecord(group)) continue;
+    for (const [name, definition] of Object.entries(group)) {
+      if (name in context.definitions) continue;
+      context.definitions[name] = {}; // reserve the name first: definitions may be recursive
+      context.definitions[name] = convert(definition as JSONSchema, context);
+    }
+  }
+}
+
 function convert(node: JSONSchema | boolean, context: ConvertContext): JSONSchema {
   if (typeof node === 'boolean' || !isRecord(node)) {
     return node === false ? { type: 'null', description: 'No value is allowed here.' } : jsonText();
   }
+  if (node.$defs !== undefined || node.definitions !== undefined) hoistDefinitions(node, context);
   if (node.allOf !== undefined) return convert(mergeAllOf(node, context.root), context);
   if (isFreeForm(node)) return withDescription(jsonText(), describe(node));
 
