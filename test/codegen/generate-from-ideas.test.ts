@@ -139,7 +139,7 @@ describe('generated files type-check (strict, experimentalDecorators, emitDecora
     await fs.writeFile(
       typedCallFile,
       [
-        "import type { TypedToolReference } from 'ideact';",
+        "import type { Executor, TypedToolReference } from 'ideact';",
         `import { Lyricist, type LyricistOutput } from '${lyricist}';`,
         'declare function call<I, O>(tool: TypedToolReference<I, O>, params: I): Promise<O>;',
         'export async function right(): Promise<LyricistOutput> {',
@@ -152,6 +152,14 @@ describe('generated files type-check (strict, experimentalDecorators, emitDecora
         '}',
         'export async function wrongEnum(): Promise<void> {',
         "  await call(Lyricist, { topic: 'rain', mood: 'bored' });",
+        '}',
+        'declare const executor: Executor;',
+        'export async function executorRight(): Promise<string[]> {',
+        "  const output = await executor.call(Lyricist, { topic: 'rain', mood: 'happy' });",
+        '  return output.verses;',
+        '}',
+        'export async function executorWrong(): Promise<void> {',
+        "  await executor.call(Lyricist, { topic: 'rain', mood: 'sad', verses: 'two' });",
         '}',
         '',
       ].join('\n'),
@@ -175,11 +183,13 @@ describe('generated files type-check (strict, experimentalDecorators, emitDecora
 
   it('types a call through the class: a wrong param type or enum value fails, a right one passes', () => {
     const typed = diagnostics.filter((diagnostic) => diagnostic.file?.endsWith('typed-call.ts'));
-    expect(typed.map((diagnostic) => diagnostic.code)).toEqual([2322, 2322]);
+    expect(typed.map((diagnostic) => diagnostic.code)).toEqual([2322, 2322, 2769]);
     expect(typed[0]!.message).toContain("Type 'number' is not assignable to type 'string'");
     expect(typed[1]!.message).toContain(
       `Type '"bored"' is not assignable to type '"happy" | "sad" | "angry"'`,
     );
+    // executor.call(Lyricist, params) (H3's typed overload, TS2769 no overload matches): params checked.
+    expect(typed[2]!.message).toContain("Type 'string' is not assignable to type 'number'");
   });
 });
 

@@ -1,0 +1,26 @@
+/** Where a command writes: results to `stdout`, progress and errors to `stderr`; tests pass their own. */
+export interface CliIo {
+  /** Writes to standard output (results: JSON, reports). */
+  stdout: (text: string) => void;
+  /** Writes to standard error (progress, warnings, errors). */
+  stderr: (text: string) => void;
+  /** Environment variables (for `DEBUG=ideact`, provider keys). */
+  env: Record<string, string | undefined>;
+}
+
+/** The process's own streams and environment. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+  };
+}
+
+/** True when `DEBUG` lists `ideact` (or `*`): errors then carry their stack traces. */
+export function isDebug(env: Record<string, string | undefined>): boolean {
+  const debug = env.DEBUG ?? '';
+  return debug
+    .split(/[\s,]+/)
+    .some((entry) => entry === 'ideact' || entry === '*' || entry === 'ideact:*');
+}

@@ -1,0 +1,290 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { CliUsageError } from '../../errors/cli-usage.error';
+import type { Idea } from '../../protocol/idea';
+import type { JSONSchema } from '../../protocol/json-schema';
+import type { Message } from '../../protocol/message';
+import type { Provider } from '../../llm/provider';
+import type { AgentResult, StepEvent } from '../../runtime/loop/agent-options';
+import type { CliIo } from '../cli-io';
+import { ExitCode, type ExitCodeValue } from '../exit-codes';
+
+/** Options of `ideact run` as commander parsed them (strings; checked here). */
+export interface RunCommandOptions {
+  input?: string;
+  provider?: string;
+  model?: string;
+  maxTurns?: string;
+  state?: string;
+  resume?: string;
+  moduleRoot?: string;
+}
+
+/**
+ * `ideact run <idea.json>`: runs the Idea as an agent (its Vessel's Tools, or none for a plain Idea
+ * whose schema is the output), with progress on stderr and the final output as JSON on stdout.
+ * Ctrl-C aborts after the current step, saves the state and exits 130.
+ */
+export async function runCommand(
+  ideaFile: string,
+  options: RunCommandOptions,
+  io: CliIo,
+): Promise<ExitCodeValue> {
+  const maxTurns = parsePositiveInteger(options.maxTurns, '--max-turns');
+  if (
+    options.state !== undefined &&
+    options.resume !== undefined &&
+    path.resolve(options.state) !== path.resolve(options.resume)
+  ) {
+    throw new CliUsageError({
+      option: '--state',
+      reason: 'cannot be combined with a different --resume file',
+      fix: 'A resumed run keeps saving to its --resume file; drop --state.',
+    });
+  }
+  const input =
+    options.input === undefined ? undefined : { value: await parseInputOption(options.input) };
+
+  // Heavy modules (runtime, openai) load only here, so `ideact --help` stays fast.
+  const ideact = await import('../../index');
+  const { readIdeaFile } = await import('../../codegen/read-idea-file');
+  const { vesselIdeaParts } = await import('../../runtime/loop/vessel-module');
+
+  const idea = await readIdeaFile(ideaFile);
+  const context =
+    input === undefined ? idea.context : withInput(idea, input.value, ideaFile, ideact);
+  const provider = selectProvider(options, io, ideact);
+  const parts = vesselIdeaParts({ ...idea, context });
+  const tools = parts?.tools ?? [];
+  const output: JSONSchema | undefined = parts === undefined ? idea.schema : parts.output;
+
+  const started = Date.now();
+  const agent = ideact.createAgent({
+    tools,
+    provider,
+    moduleRoot: path.resolve(options.moduleRoot ?? path.dirname(ideaFile)),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    onStep: (event) => reportProgress(event, started, io),
+  });
+
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSigint = (): void => {
+    if (interrupted) process.exit(ExitCode.interrupted);
+    interrupted = true;
+    io.stderr(
+      'ideact: interrupted; stopping after the current step and saving the state (Ctrl-C again to quit now)\n',
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let result: AgentResult;
+  try {
+    result =
+      options.resume !== undefined
+        ? await agent.resume(options.resume, { maxTurns, signal: controller.signal })
+        : await agent.run({
+            context: parts?.context ?? context,
+            output,
+            maxTurns,
+            signal: controller.signal,
+            ...(options.state === undefined ? {} : { stateFile: options.state }),
+          });
+  } catch (error) {
+    await saveOnFailure(agent.state, options, ideaFile, io, ideact.saveState);
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+
+  const usage = result.usage;
+  io.stderr(
+    `ideact: stopped: ${result.stopReason} after ${usage.turns} turn(s), ${usage.inputTokens + usage.outputTokens} tokens, ${seconds(Date.now() - started)}\n`,
+  );
+  if (interrupted || result.stopReason === 'aborted') {
+    const saved = await saveState(result, options, ideaFile, ideact.saveState);
+    io.stderr(
+      `ideact: state saved to ${saved}; continue with: ideact run ${ideaFile} --resume ${saved}\n`,
+    );
+    return ExitCode.interrupted;
+  }
+  if (result.stopReason === 'output' || result.stopReason === 'no_calls') {
+    io.stdout(`${JSON.stringify(result.output ?? null, null, 2)}\n`);
+    return ExitCode.ok;
+  }
+  const saved = await saveState(result, options, ideaFile, ideact.saveState);
+  const error =
+    result.state.nextStep.module === 'done' ? result.state.nextStep.args.error : undefined;
+  io.stderr(
+    `ideact: the run ended without an output (${result.stopReason}${error === undefined ? '' : `: ${error.code}: ${error.message}`}); ` +
+      `state saved to ${saved}; continue with: ideact run ${ideaFile} --resume ${saved}\n`,
+  );
+  return ExitCode.failure;
+}
+
+type IdeactModule = typeof import('../../index');
+
+/** `--input`: inline JSON, or `@file` holding JSON. */
+async function parseInputOption(text: string): Promise<unknown> {
+  let source = text;
+  let where = 'the value';
+  if (text.startsWith('@')) {
+    const file = text.slice(1);
+    where = file;
+    try {
+      source = await fs.readFile(file, 'utf8');
+    } catch {
+      throw new CliUsageError({
+        option: '--input',
+        reason: `the file ${file} cannot be read`,
+        fix: 'Pass --input @<path of a JSON file> or the JSON itself.',
+      });
+    }
+  }
+  try {
+    return JSON.parse(source) as unknown;
+  } catch (error) {
+    throw new CliUsageError({
+      option: '--input',
+      reason: `${where} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      fix: `Quote the JSON for your shell, e.g. --input '{"topic":"rain"}', or pass @file.json.`,
+    });
+  }
+}
+
+/** The Idea's context with its input message(s) replaced by one holding `value` (same schema). */
+function withInput(idea: Idea, value: unknown, ideaFile: string, ideact: IdeactModule): Message[] {
+  const found = ideact.findIdeaInput(idea);
+  const schema = found?.schema;
+  if (schema !== undefined) {
+    const issues = ideact.validateJson(schema, value);
+    if (issues.length > 0) {
+      throw new CliUsageError({
+        option: '--input',
+        reason: `does not match the input schema of ${ideaFile}: ${ideact.formatIssues(issues).replace(/\n/g, '; ')}`,
+        fix: 'Fix the input so it matches the schema (see the Idea’s input message).',
+      });
+    }
+  }
+  const isInput = (message: Message): boolean =>
+    message.type === 'input' || (message.type === 'data' && message.kind === 'input');
+  const message: Message =
+    schema === undefined
+      ? { type: 'input', input: value }
+      : { type: 'input', input: value, schema };
+  const first = idea.context.findIndex(isInput);
+  const rest = idea.context.filter((item) => !isInput(item));
+  if (first === -1) return [...rest, message];
+  const before = idea.context.slice(0, first).filter((item) => !isInput(item));
+  return [...before, message, ...rest.slice(before.length)];
+}
+
+function selectProvider(options: RunCommandOptions, io: CliIo, ideact: IdeactModule): Provider {
+  let provider: Provider;
+  if (options.provider === 'offline') provider = new ideact.OfflineProvider();
+  else if (options.provider === 'openai') {
+    try {
+      provider = new ideact.OpenAIProvider({
+        env: io.env,
+        ...(options.model === undefined ? {} : { model: options.model }),
+      });
+    } catch (error) {
+      if (ideact.MissingApiKeyError.isInstance(error)) {
+        throw new CliUsageError({
+          option: '--provider openai',
+          reason: 'needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server)',
+          fix: 'Set one of them in the environment, or use --provider offline to run without a model.',
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  } else {
+    provider = ideact.createDefaultProvider(io.env);
+    if (options.model !== undefined && provider instanceof ideact.OpenAIProvider) {
+      provider = new ideact.OpenAIProvider({ env: io.env, model: options.model });
+    }
+  }
+  if (provider instanceof ideact.OfflineProvider) {
+    io.stderr(`ideact: ${ideact.OfflineProvider.notice}\n`);
+  } else {
+    io.stderr(`ideact: provider ${provider.name ?? 'custom'}\n`);
+  }
+  return provider;
+}
+
+/** One stderr line per step (the prompter's are skipped): turn, module, tokens, elapsed time. */
+function reportProgress(event: StepEvent, started: number, io: CliIo): void {
+  if (event.module === 'prompter') return;
+  const state = event.state;
+  const where =
+    state.chain.length > 0
+      ? `${'  '.repeat(event.depth)}${path.basename(state.chain[state.chain.length - 1]!)} › `
+      : '';
+  let detail = '';
+  if (event.module === 'actor') {
+    const results = state.nodes.filter((node) => node.message.type === 'result');
+    const last = results[results.length - 1];
+    detail =
+      last?.message.type === 'result'
+        ? ` (last result: ${last.message.call._tool}${last.message.error === undefined ? '' : ` ERROR ${last.message.error.code}`})`
+        : '';
+  }
+  const tokens = state.usage.inputTokens + state.usage.outputTokens;
+  io.stderr(
+    `ideact: ${where}turn ${state.usage.turns} · ${event.module}${detail} · ${tokens} tokens · ${seconds(Date.now() - started)}\n`,
+  );
+}
+
+/** Where the state goes when the run has no --state/--resume file: `<idea>.state.json` in the cwd. */
+function defaultStateFile(ideaFile: string): string {
+  const base = path.basename(ideaFile).replace(/(\.idea)?\.json$/i, '');
+  return `${base}.state.json`;
+}
+
+async function saveState(
+  result: AgentResult,
+  options: RunCommandOptions,
+  ideaFile: string,
+  save: IdeactModule['saveState'],
+): Promise<string> {
+  const file = options.resume ?? options.state;
+  if (file !== undefined) return file; // the agent saved it after every step
+  const target = defaultStateFile(ideaFile);
+  await save(target, result.state);
+  return target;
+}
+
+async function saveOnFailure(
+  state: AgentResult['state'] | undefined,
+  options: RunCommandOptions,
+  ideaFile: string,
+  io: CliIo,
+  save: IdeactModule['saveState'],
+): Promise<void> {
+  if (state === undefined || options.state !== undefined || options.resume !== undefined) return;
+  const target = defaultStateFile(ideaFile);
+  try {
+    await save(target, state);
+    io.stderr(`ideact: state saved to ${target}\n`);
+  } catch {
+    // The run's own error is what the user needs to see.
+  }
+}
+
+function parsePositiveInteger(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    throw new CliUsageError({
+      option,
+      reason: `expected a positive integer, got "${value}"`,
+      fix: `Pass e.g. ${option} 8.`,
+    });
+  }
+  return number;
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)}s`;
+}

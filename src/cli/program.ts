@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import type { CliIo } from './cli-io';
+import { ExitCode, type ExitCodeValue } from './exit-codes';
+import { reportError } from './report-error';
+
+/**
+ * Builds the `ideact` command line (commander). Only commander is loaded here: every command imports
+ * its heavy modules (openai, json-schema-to-typescript, the runtime) inside its handler, so that
+ * `ideact --help` starts fast. Each handler's exit code is stored in `result.exitCode`.
+ */
+export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): Command {
+  const program = new Command();
+  program
+    .name('ideact')
+    .description(
+      'Run, inspect, validate and generate typed classes from ideact Ideas (saved LLM requests).',
+    )
+    .version(packageVersion(), '-V, --version', 'print the ideact version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      outputError: (text, write) =>
+        write(text.startsWith('error: ') ? `ideact: ${text.slice(7)}` : text),
+    })
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP);
+
+  const run = async (load: () => Promise<ExitCodeValue>): Promise<void> => {
+    try {
+      result.exitCode = await load();
+    } catch (error) {
+      result.exitCode = reportError(error, io);
+    }
+  };
+
+  program
+    .command('run')
+    .description('Run an Idea as an agent: progress on stderr, the final output as JSON on stdout.')
+    .argument('<idea>', 'the Idea file (.json) to run')
+    .option('--input <json|@file>', 'the input (params) as JSON, or @path of a JSON file')
+    .addOption(
+      new Option(
+        '--provider <name>',
+        'openai or offline (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline)',
+      ).choices(['openai', 'offline']),
+    )
+    .option(
+      '--model <name>',
+      'model name for the openai provider (default: IDEACT_MODEL, else gpt-4o-mini)',
+    )
+    .option('--max-turns <n>', 'stop after this many LLM turns')
+    .option('--state <file>', 'save the state after every step to this file (atomic)')
+    .option('--resume <file>', 'continue the run saved in this state file')
+    .option(
+      '--module-root <dir>',
+      'directory module paths resolve in (default: the Idea file’s directory)',
+    )
+    .addHelpText('after', RUN_HELP)
+    .action(async (idea: string, options: Record<string, string | undefined>) =>
+      run(async () => (await import('./commands/run-command')).runCommand(idea, options, io)),
+    );
+
+  program
+    .command('inspect')
+    .description(
+      'Print a saved run state as a readable tree: nodes, modules, calls, errors, usage.',
+    )
+    .argument('<state>', 'the state file written by `ideact run --state`')
+    .action(async (state: string) =>
+      run(async () => (await import('./commands/inspect-command')).inspectCommand(state, io)),
+    );
+
+  program
+    .command('validate')
+    .description(
+      'Check Idea files: JSON, Idea structure, schemas, input message, modules (inside the root, no cycles).',
+    )
+    .argument('<ideas...>', 'Idea files (.json)')
+    .option(
+      '--module-root <dir>',
+      'directory module paths resolve in (default: each Idea file’s directory)',
+    )
+    .action(async (ideas: string[], options: { moduleRoot?: string }) =>
+      run(async () =>
+        (await import('./commands/validate-command')).validateCommand(ideas, options, io),
+      ),
+    );
+
+  program
+    .command('codegen')
+    .description(
+      'Generate a typed Tool class per Idea (XInput/XOutput types, class-validator decorators).',
+    )
+    .argument('<paths...>', 'Idea files or directories (searched recursively for .json)')
+    .requiredOption('--out <dir>', 'directory the .ts files are written to')
+    .option(
+      '--check',
+      'write nothing; exit 1 and name the files that are stale or missing (for CI)',
+    )
+    .option(
+      '--module-root <dir>',
+      'root the @Module paths are relative to (default: the current directory)',
+    )
+    .action(
+      async (paths: string[], options: { out: string; check?: boolean; moduleRoot?: string }) =>
+        run(async () =>
+          (await import('./commands/codegen-command')).codegenCommand(paths, options, io),
+        ),
+    );
+
+  return program;
+}
+
+/**
+ * Parses `argv` (without `node` and the script) and runs the command. Resolves to the exit code:
+ * commander's usage errors (unknown option, missing argument) are 2, `--help`/`--version` are 0.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<ExitCodeValue> {
+  const result: { exitCode: ExitCodeValue } = { exitCode: ExitCode.ok };
+  const program = createProgram(io, result);
+  if (argv.length === 0) {
+    program.outputHelp({ error: true });
+    return ExitCode.usage;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const done = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+      return done.includes(error.code) ? ExitCode.ok : ExitCode.usage;
+    }
+    return reportError(error, io);
+  }
+  return result.exitCode;
+}
+
+function packageVersion(): string {
+  try {
+    const file = path.join(__dirname, '..', '..', 'package.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    the run failed or ended without an output, validation found problems, codegen --check found stale files
+  2    usage error or bad input (unknown option, missing file, invalid JSON, missing API key)
+  130  interrupted (Ctrl-C); \`run\` saves its state first
+
+Set DEBUG=ideact to print stack traces.`;
+
+const RUN_HELP = `
+Examples:
+  ideact run ideas/lyricist.json --input '{"topic":"rain"}'
+  ideact run ideas/producer.json --input @task.json --state run.json --max-turns 8
+  ideact run ideas/producer.json --resume run.json
+
+Ctrl-C stops the run after the current step, saves the state (to --state, or <idea>.state.json)
+and exits with 130; continue it with --resume.`;

@@ -1,0 +1,243 @@
+import * as path from 'node:path';
+import { readJsonFile } from '../codegen/read-idea-file';
+import { childPath } from '../codegen/naming';
+import type { Idea } from '../protocol/idea';
+import { findIdeaInput } from '../protocol/invert-idea';
+import type { JSONSchema } from '../protocol/json-schema';
+import { formatIssues, validateJson } from '../protocol/json-validation';
+import { parseIdea } from '../protocol/parse-idea';
+import { ModuleLoader } from '../runtime/module-loader';
+import { displayModuleId, isUrlReference } from '../runtime/module-path';
+
+/** One problem found in an Idea file: where (file + JSON Pointer) and what. */
+export interface IdeaProblem {
+  /** The file at fault (a given Idea or a module it references). */
+  file: string;
+  /** JSON Pointer inside the file, `''` for the whole file. */
+  jsonPath: string;
+  /** What is wrong and, where possible, how to fix it. */
+  message: string;
+}
+
+/** What `validate` learned about one given Idea file. */
+export interface IdeaReport {
+  /** The file as given. */
+  file: string;
+  /** Problems in the file and in the modules it references (empty = valid). */
+  problems: IdeaProblem[];
+  /** Facts worth showing even when valid: input present or not, modules found. */
+  notes: string[];
+  /** False when the file itself is missing or not JSON (bad input rather than an invalid Idea). */
+  readable: boolean;
+}
+
+/** Options of {@link validateIdeas}. */
+export interface ValidateIdeasOptions {
+  /** Root module references resolve in; default: each Idea file's directory. */
+  moduleRoot?: string;
+}
+
+/** The `_module` references a schema declares (`{ _module: { const: '…' } }`), with their JSON paths. */
+interface ModuleReference {
+  reference: string;
+  jsonPath: string;
+}
+
+/**
+ * Validates Idea files (`ideact validate`): JSON syntax, the Idea structure, every schema being valid
+ * JSON Schema, the input data and the solution against their schemas, and every `_module` resolving
+ * to an Idea inside the module root, recursively, without cycles. Never throws for problems in files.
+ */
+export async function validateIdeas(
+  files: string[],
+  options: ValidateIdeasOptions = {},
+): Promise<IdeaReport[]> {
+  const reports: IdeaReport[] = [];
+  for (const file of files) {
+    const root = path.resolve(options.moduleRoot ?? path.dirname(file));
+    const report: IdeaReport = { file, problems: [], notes: [], readable: true };
+    const idea = await loadIdea(file, report);
+    if (idea !== undefined) {
+      checkIdea(idea, file, report);
+      const loader = new ModuleLoader({ root });
+      const checked = new Set<string>();
+      await checkModules(idea, file, [path.resolve(file)], { loader, root, checked, report });
+    }
+    reports.push(report);
+  }
+  return reports;
+}
+
+async function loadIdea(file: string, report: IdeaReport): Promise<Idea | undefined> {
+  let value: unknown;
+  try {
+    value = await readJsonFile(file);
+  } catch (error) {
+    report.readable = false;
+    report.problems.push(problemFrom(error, file));
+    return undefined;
+  }
+  try {
+    return parseIdea(value, file);
+  } catch (error) {
+    report.problems.push(problemFrom(error, file));
+    return undefined;
+  }
+}
+
+/** Structure is valid; checks schemas, input and solution. */
+function checkIdea(idea: Idea, file: string, report: IdeaReport): void {
+  const problems = report.problems;
+  const schemaOk = checkSchema(idea.schema, file, '/schema', problems);
+  idea.context.forEach((message, index) => {
+    const schema = (message as { schema?: JSONSchema }).schema;
+    if (schema !== undefined) checkSchema(schema, file, `/context/${index}/schema`, problems);
+  });
+  const input = findIdeaInput(idea);
+  if (input === undefined) {
+    report.notes.push('no input message (the Idea takes no params)');
+  } else {
+    report.notes.push(
+      `input message present${input.schema === undefined ? ' (without a schema)' : ''}`,
+    );
+    const index = idea.context.findIndex(
+      (message) =>
+        message.type === 'input' || (message.type === 'data' && message.kind === 'input'),
+    );
+    if (input.schema !== undefined && input.data !== undefined) {
+      const issues = safeValidate(input.schema, input.data);
+      if (issues !== undefined && issues.length > 0) {
+        problems.push({
+          file,
+          jsonPath: `/context/${index}`,
+          message: `the input data does not match the input schema:\n${formatIssues(issues)}`,
+        });
+      }
+    }
+  }
+  if (idea.solution !== undefined && schemaOk) {
+    const issues = safeValidate(idea.schema, idea.solution);
+    if (issues !== undefined && issues.length > 0) {
+      problems.push({
+        file,
+        jsonPath: '/solution',
+        message: `the solution does not match the schema:\n${formatIssues(issues)}`,
+      });
+    }
+  }
+}
+
+function checkSchema(
+  schema: JSONSchema,
+  file: string,
+  jsonPath: string,
+  problems: IdeaProblem[],
+): boolean {
+  try {
+    validateJson(schema, null);
+    return true;
+  } catch (error) {
+    problems.push({
+      file,
+      jsonPath,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    return false;
+  }
+}
+
+function safeValidate(
+  schema: JSONSchema,
+  value: unknown,
+): ReturnType<typeof validateJson> | undefined {
+  try {
+    return validateJson(schema, value);
+  } catch {
+    return undefined;
+  }
+}
+
+interface ModuleCheck {
+  loader: ModuleLoader;
+  root: string;
+  checked: Set<string>;
+  report: IdeaReport;
+}
+
+/** Loads every `_module` the Idea declares (inside the root), recursing and detecting cycles. */
+async function checkModules(
+  idea: Idea,
+  file: string,
+  chain: string[],
+  check: ModuleCheck,
+): Promise<void> {
+  for (const { reference, jsonPath } of moduleReferences(idea.schema, '/schema')) {
+    if (reference === 'anonymous') continue;
+    if (isUrlReference(reference)) {
+      check.report.notes.push(`${jsonPath}: URL module ${reference} not fetched by validate`);
+      continue;
+    }
+    let id: string;
+    let moduleIdea: Idea;
+    try {
+      const loaded = await check.loader.load(reference);
+      id = loaded.id;
+      moduleIdea = loaded.idea;
+    } catch (error) {
+      check.report.problems.push({ ...problemFrom(error, file), jsonPath });
+      continue;
+    }
+    if (chain.includes(id)) {
+      const names = [...chain, id].map((entry) => displayModuleId(entry, check.root));
+      check.report.problems.push({
+        file,
+        jsonPath,
+        message: `module cycle: ${names.join(' → ')}; a module may not call itself, directly or through other modules`,
+      });
+      continue;
+    }
+    if (check.checked.has(id)) continue;
+    check.checked.add(id);
+    check.report.notes.push(`module ${reference} resolves to ${displayModuleId(id, check.root)}`);
+    const moduleReport: IdeaReport = { file: id, problems: [], notes: [], readable: true };
+    checkIdea(moduleIdea, id, moduleReport);
+    check.report.problems.push(...moduleReport.problems);
+    await checkModules(moduleIdea, id, [...chain, id], check);
+  }
+}
+
+/** Finds `_module: { const: '…' }` anywhere in a schema (tools inside a Vessel's `calls`). */
+function moduleReferences(schema: unknown, jsonPath: string): ModuleReference[] {
+  const found: ModuleReference[] = [];
+  const walk = (value: unknown, at: string): void => {
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => walk(item, childPath(at, index)));
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as Record<string, unknown>;
+    const properties = record.properties as Record<string, unknown> | undefined;
+    const module = properties?._module as { const?: unknown } | undefined;
+    if (module !== undefined && typeof module.const === 'string') {
+      found.push({
+        reference: module.const,
+        jsonPath: childPath(childPath(childPath(at, 'properties'), '_module'), 'const'),
+      });
+    }
+    for (const [key, item] of Object.entries(record)) walk(item, childPath(at, key));
+  };
+  walk(schema, jsonPath);
+  return found;
+}
+
+function problemFrom(error: unknown, file: string): IdeaProblem {
+  const record = (typeof error === 'object' && error !== null ? error : {}) as {
+    source?: unknown;
+    jsonPath?: unknown;
+  };
+  return {
+    file: typeof record.source === 'string' ? record.source : file,
+    jsonPath: typeof record.jsonPath === 'string' ? record.jsonPath : '',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
