@@ -164,6 +164,7 @@ async function main() {
   const started = Date.now();
   ensureBenchDependencies();
   const build = ensureBuild();
+  const loadAtStart = os.loadavg()[0];
   const runs = measuredRuns();
   const cpus = os.cpus();
   const machine = {
@@ -199,6 +200,10 @@ async function main() {
   );
   out(
     `Machine: ${machine.cpu} · ${machine.cores} cores · ${machine.memoryGb} GiB · Node ${machine.node} · ${machine.platform}`,
+  );
+  out(
+    `Load average (1 min) at start ${loadAtStart.toFixed(2)}, at end ${os.loadavg()[0].toFixed(2)}: ` +
+      'above the core count, other processes competed for the CPU and every timing is inflated.',
   );
   out(
     `Versions: ideact ${packageVersion(null)} (dist/) · ` +
