@@ -400,7 +400,7 @@ describe('toStrictSchema / fromStrictSolution (R-REQ-3 strict structured output)
         expect(validateJson(strict, reply)).toEqual([]);
         expect(validateJson(schema, fromStrictSolution(reply, schema))).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 });
