@@ -23,6 +23,7 @@ import {
   MODULE_RUNNER,
   ModuleLoader,
   Output,
+  ParamsValidationError,
   PROMPTER,
   PROVIDER,
   Service,
@@ -272,6 +273,34 @@ describe('more wiring', () => {
     const messages = await container.get(Executor).call({ _tool: 'summarize', text: 'x' }, []);
     expect(resultOf(messages).output).toEqual({ summary: 'from the runner' });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('typed calls on a hand-written @Tool class with static toolName', () => {
+  it('executor.call(Class, params) returns the output and throws the typed error on invalid params', async () => {
+    @Tool()
+    class Multiply {
+      static readonly toolName = 'multiply';
+      declare static readonly __ideactTypes?: { input: { a: number; b: number }; output: number };
+      @IsInt()
+      a!: number;
+      @IsInt()
+      @Min(0)
+      b!: number;
+    }
+    const container = track(
+      createContainer({
+        tools: [Multiply],
+        activities: [{ multiply: (params) => (params.a as number) * (params.b as number) }],
+        provider: new ScriptedProvider([]),
+      }),
+    );
+    const executor = container.get(Executor);
+    const product: number = await executor.call(Multiply, { a: 6, b: 7 });
+    expect(product).toBe(42);
+    await expect(
+      executor.call(Multiply, { a: 6, b: 7, c: 1 } as { a: number; b: number }),
+    ).rejects.toThrow(ParamsValidationError);
   });
 });
 
