@@ -17,6 +17,9 @@ function expectStrict(node: unknown, path = '#'): void {
   }
   if (typeof node !== 'object' || node === null) return;
   const schema = node as JSONSchema;
+  if (typeof schema.$ref === 'string') {
+    expect({ path, keys: Object.keys(schema) }).toEqual({ path, keys: ['$ref'] });
+  }
   if (schema.properties !== undefined) {
     expect({ path, additionalProperties: schema.additionalProperties }).toEqual({
       path,
@@ -219,6 +222,24 @@ describe('toStrictSchema / fromStrictSolution (R-REQ-3 strict structured output)
     const restored = fromStrictSolution(reply, schema);
     expect(restored).toEqual({ root: { label: 'a', children: [{ label: 'b' }] } });
     expect(validateJson(schema, restored)).toEqual([]);
+  });
+
+  it('a $ref with a description becomes anyOf [$ref] (strict mode allows no keywords beside $ref)', () => {
+    const schema: JSONSchema = {
+      type: 'object',
+      properties: { home: { $ref: '#/$defs/place', description: 'Where you live' } },
+      required: ['home'],
+      $defs: {
+        place: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    };
+    expect(toStrictSchema(schema).properties?.home).toEqual({
+      anyOf: [{ $ref: '#/$defs/place' }],
+      description: 'Where you live',
+    });
+    expect(fromStrictSolution({ home: { city: 'Oslo' } }, schema)).toEqual({
+      home: { city: 'Oslo' },
+    });
   });
 
   it('const becomes an enum of one; tool-like schemas keep their _tool discriminator', () => {

@@ -133,7 +133,12 @@ function convert(node: JSONSchema | boolean, context: ConvertContext): JSONSchem
       result.format = node.format;
     }
   }
-  return withDescription(result, describe(node));
+  const description = describe(node);
+  // Strict mode rejects keywords next to `$ref` ("$ref cannot have keywords {'description'}").
+  if (result.$ref !== undefined && description !== undefined) {
+    return { anyOf: [result], description };
+  }
+  return withDescription(result, description);
 }
 
 function convertObject(node: JSONSchema, context: ConvertContext): JSONSchema {
