@@ -2,7 +2,7 @@ import {
   plainToInstance,
   type ClassConstructor as TransformerConstructor,
 } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
 import {
   ParamsValidationError,
   type ParamsValidationIssue,
@@ -18,10 +18,26 @@ import type { ToolClass } from './class-types';
  */
 export function createParamsTransformer(type: ToolClass, toolName: string): ParamsTransformer {
   const constructor = type as unknown as TransformerConstructor<object>;
+  const hasRules =
+    getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
   return async (params) => {
     const plain = Object.fromEntries(
       Object.entries(params).filter(([key]) => !key.startsWith('_')),
     );
+    if (!hasRules) {
+      // A tool without params: class-validator would reject the instance as an "unknown value".
+      const extra = Object.keys(plain);
+      if (extra.length > 0) {
+        throw new ParamsValidationError({
+          toolName,
+          issues: extra.map((key) => ({
+            path: key,
+            messages: [`property ${key} should not exist`],
+          })),
+        });
+      }
+      return plainToInstance(constructor, {}) as Record<string, unknown>;
+    }
     const instance = plainToInstance(constructor, plain);
     const errors = await validate(instance, {
       whitelist: true,

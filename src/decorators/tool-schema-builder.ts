@@ -64,14 +64,12 @@ export function toolSchema(type: ToolClass): ToolSchema {
     if (module.resolution === 'upfront') properties._resolution = { const: 'upfront' };
   }
 
-  const schema: ToolSchema = {
+  return {
     type: 'object',
+    ...(tool.description === undefined ? {} : { description: tool.description }),
     properties,
     required: ['_tool', ...(params.required ?? [])],
   };
-  return tool.description === undefined
-    ? schema
-    : { type: 'object', description: tool.description, properties, required: schema.required };
 }
 
 /**

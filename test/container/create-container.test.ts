@@ -252,6 +252,33 @@ describe('more wiring', () => {
     expect(resultOf(await container.get(Executor).call({ _tool: 'now' }, [])).output).toBe('noon');
   });
 
+  it('the Activity service itself can be replaced with container.set(); a replacement without the method fails the call with a clear error', async () => {
+    const { WeatherReport, WeatherService } = declareWeather();
+    const config = {
+      tools: [WeatherReport],
+      activities: [WeatherService],
+      provider: new ScriptedProvider([]),
+    };
+    const replaced = track(createContainer(config));
+    replaced.set(WeatherService, {
+      fetch: () => ({ city: 'fake', temperature: 0, source: 'fake' }),
+    } as never);
+    const ok = resultOf(
+      await replaced.get(Executor).call({ _tool: 'weatherReport', city: 'Rome' }, []),
+    );
+    expect(ok.output).toEqual({ city: 'fake', temperature: 0, source: 'fake' });
+
+    const broken = track(createContainer(config));
+    broken.set(WeatherService, {} as never);
+    const failed = resultOf(
+      await broken.get(Executor).call({ _tool: 'weatherReport', city: 'Rome' }, []),
+    );
+    expect(failed.error?.code).toBe('CONTAINER_CONFIGURATION');
+    expect(failed.error?.message).toContain(
+      'WeatherService.fetch is not a method of the resolved service instance',
+    );
+  });
+
   it('MODULE_RUNNER, when set before the first get, runs the module Calls of the container Executor', async () => {
     @Tool()
     @Module('anonymous')
