@@ -122,4 +122,19 @@ describe('Agent.step and fixed states (R-LOOP-2, R-LOOP-3, R-LOOP-5)', () => {
     expect(resumed.output).toBe('cold');
     expect(resumed.state.nodes.map((node) => node.id)).toEqual([0, 1, 2, 3]);
   });
+
+  it('R-LOOP-5 resume with a new task continues a finished run as a new user message', async () => {
+    const file = path.join(directory, 'state.json');
+    await scriptedAgent([vessel([], 'first answer')]).agent.run({
+      task: 'First question',
+      stateFile: file,
+    });
+    const next = scriptedAgent([vessel([], 'second answer')]);
+    const result = await next.agent.resume(file, { task: 'Follow-up question' });
+    expect(result.output).toBe('second answer');
+    const prompt = next.provider.requests[0]!.messages;
+    expect(prompt.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(prompt.at(-1)?.content).toBe('Follow-up question');
+    expect(result.state.nodes.map((node) => node.id)).toEqual([0, 1, 2, 3]);
+  });
 });
