@@ -1,0 +1,98 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { REPO_ROOT, runCli } from './run-cli';
+
+/** `ideact codegen` end to end through the built CLI (issue 7). */
+const FIXTURES = path.join(REPO_ROOT, 'test', 'codegen', 'fixtures');
+
+let workDir: string;
+beforeEach(async () => {
+  workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ideact-cli-codegen-'));
+});
+afterEach(async () => {
+  await fs.rm(workDir, { recursive: true, force: true });
+});
+
+describe('ideact codegen', () => {
+  it('writes the same files as the expected fixtures and reports each one', async () => {
+    const result = await runCli(['codegen', FIXTURES, '--out', workDir, '--module-root', FIXTURES]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^created\s+.*lyricist\.ts\s+\(Lyricist from /m);
+    for (const name of ['lyricist', 'sound-designer', 'mixer']) {
+      const generated = await fs.readFile(path.join(workDir, `${name}.ts`), 'utf8');
+      expect(generated).toBe(await fs.readFile(path.join(FIXTURES, `${name}.ts`), 'utf8'));
+    }
+    // Unsupported schema parts are warnings on stderr naming the file and the JSON path.
+    expect(result.stderr).toContain(
+      `warning: ${path.join(FIXTURES, 'mixer.idea.json')} at /context/1/schema/properties/target/anyOf: anyOf is not supported in params`,
+    );
+  });
+
+  it('--check exits 0 on fresh output and 1 naming stale and missing files', async () => {
+    const lyricist = path.join(FIXTURES, 'lyricist.idea.json');
+    const mixer = path.join(FIXTURES, 'mixer.idea.json');
+    expect(
+      (await runCli(['codegen', lyricist, mixer, '--out', workDir, '--module-root', FIXTURES]))
+        .code,
+    ).toBe(0);
+
+    const fresh = await runCli([
+      'codegen',
+      lyricist,
+      mixer,
+      '--out',
+      workDir,
+      '--module-root',
+      FIXTURES,
+      '--check',
+    ]);
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toMatch(/^fresh\s+.*lyricist\.ts/m);
+
+    await fs.appendFile(path.join(workDir, 'lyricist.ts'), '// hand edit\n');
+    await fs.rm(path.join(workDir, 'mixer.ts'));
+    const stale = await runCli([
+      'codegen',
+      lyricist,
+      mixer,
+      '--out',
+      workDir,
+      '--module-root',
+      FIXTURES,
+      '--check',
+    ]);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toMatch(/^stale\s+.*lyricist\.ts/m);
+    expect(stale.stdout).toMatch(/^missing\s+.*mixer\.ts/m);
+    expect(stale.stderr).toContain('2 generated file(s) are stale or missing');
+    expect(stale.stderr).toContain(path.join(workDir, 'lyricist.ts'));
+    // --check writes nothing.
+    await expect(fs.access(path.join(workDir, 'mixer.ts'))).rejects.toThrow();
+  });
+
+  it('a missing Idea file exits 2 with one line naming it', async () => {
+    const missing = path.join(workDir, 'nope.json');
+    const result = await runCli(['codegen', missing, '--out', workDir, '--module-root', workDir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `ideact: Idea file not found: ${missing}. Check the path (it is relative to the current directory).\n`,
+    );
+  });
+
+  it('invalid JSON exits 2 and the message names the file', async () => {
+    const broken = path.join(workDir, 'broken.json');
+    await fs.writeFile(broken, '{ "context": [ }');
+    const result = await runCli(['codegen', broken, '--out', workDir, '--module-root', workDir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`ideact: Invalid Idea in ${broken}`);
+    expect(result.stderr).toContain('not valid JSON');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--out is required', async () => {
+    const result = await runCli(['codegen', FIXTURES]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("required option '--out <dir>' not specified");
+  });
+});
