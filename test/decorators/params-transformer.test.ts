@@ -105,3 +105,17 @@ describe('params of explicit calls on class-declared tools', () => {
     );
   });
 });
+
+describe('tools without params', () => {
+  it('accept empty params and reject any param', async () => {
+    @Tool()
+    class CurrentTime {}
+    const transform = createParamsTransformer(CurrentTime, 'currentTime');
+    await expect(Promise.resolve(transform({ _tool: 'currentTime' }))).resolves.toBeInstanceOf(
+      CurrentTime,
+    );
+    await expect(Promise.resolve(transform({ zone: 'UTC' }))).rejects.toThrow(
+      '- zone: property zone should not exist',
+    );
+  });
+});
