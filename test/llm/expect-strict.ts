@@ -1,0 +1,43 @@
+import type { JSONSchema } from 'ideact';
+
+/** Checks the strict-mode invariants OpenAI enforces, on every object node. */
+export function expectStrict(node: unknown, path = '#'): void {
+  if (Array.isArray(node)) {
+    node.forEach((item, index) => expectStrict(item, `${path}/${index}`));
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as JSONSchema;
+  if (typeof schema.$ref === 'string') {
+    expect({ path, keys: Object.keys(schema) }).toEqual({ path, keys: ['$ref'] });
+  }
+  if (schema.properties !== undefined) {
+    expect({ path, additionalProperties: schema.additionalProperties }).toEqual({
+      path,
+      additionalProperties: false,
+    });
+    expect({ path, required: schema.required }).toEqual({
+      path,
+      required: Object.keys(schema.properties),
+    });
+  }
+  for (const keyword of [
+    'minLength',
+    'maxLength',
+    'pattern',
+    'default',
+    'examples',
+    'oneOf',
+    'allOf',
+    'definitions',
+    'const',
+    'title',
+  ]) {
+    expect({ path, keyword, present: keyword in schema }).toEqual({
+      path,
+      keyword,
+      present: false,
+    });
+  }
+  for (const [key, value] of Object.entries(schema)) expectStrict(value, `${path}/${key}`);
+}
