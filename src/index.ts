@@ -90,7 +90,12 @@ export { readTool, resolveActivity, toolName } from './protocol/read-tool';
 export type { ToolInfo, ToolImports, ToolOutputPath } from './protocol/tool-info';
 export { invertIdea, findIdeaInput } from './protocol/invert-idea';
 export { parseIdea } from './protocol/parse-idea';
-export { callSchema, buildVesselSchema, DEFAULT_VESSEL_OUTPUT } from './protocol/vessel-schema';
+export {
+  callSchema,
+  buildVesselSchema,
+  DEFAULT_VESSEL_OUTPUT,
+  REFERENCE_PARAM_SCHEMA,
+} from './protocol/vessel-schema';
 export type { CallSchemaOptions } from './protocol/vessel-schema';
 export { parseVessel } from './protocol/parse-vessel';
 export { resolveReferences } from './protocol/resolve-references';

@@ -14,6 +14,35 @@ export interface CallSchemaOptions {
    * explicit, so its `_output` is not shown. Absent = only an explicit `_activity` counts.
    */
   activities?: ReadonlySet<string>;
+  /**
+   * Let params hold a `†kind.path` reference instead of a literal value (R-VAR-1), so the LLM can
+   * point at data in the context. Default true; params that already accept any string are unchanged.
+   */
+  references?: boolean;
+}
+
+/** The schema a param accepts besides its own when references are allowed (R-VAR-1). */
+export const REFERENCE_PARAM_SCHEMA: JSONSchema = {
+  type: 'string',
+  pattern: '^†',
+  description:
+    'A reference to a value in the context instead of the value itself: †kind.path, e.g. †state.weather; a || b = first present.',
+};
+
+function acceptsAnyString(schema: JSONSchema): boolean {
+  if (schema.type !== 'string') return false;
+  return (
+    schema.enum === undefined &&
+    schema.const === undefined &&
+    schema.pattern === undefined &&
+    schema.format === undefined &&
+    schema.maxLength === undefined
+  );
+}
+
+function allowReference(schema: JSONSchema): JSONSchema {
+  if (acceptsAnyString(schema)) return schema;
+  return { anyOf: [schema, REFERENCE_PARAM_SCHEMA] };
 }
 
 /** The default Vessel output when none is given: a final answer in words, or null to go on. */
@@ -38,8 +67,9 @@ export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): J
     },
     _tool: tool.properties._tool,
   };
+  const references = options.references ?? true;
   for (const [key, schema] of Object.entries(info.params.properties ?? {}))
-    properties[key] = schema;
+    properties[key] = references ? allowReference(schema) : schema;
   const required = ['_tool', ...(info.params.required ?? [])];
 
   const explicit =

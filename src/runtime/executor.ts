@@ -104,6 +104,11 @@ export class Executor {
     this.options = { ...options, moduleLoader: this.moduleLoader, moduleRunner: runner };
   }
 
+  /** Names of the registered Activities: decides which Tools are explicit by their own name (R-TOOL-2). */
+  get activityNames(): ReadonlySet<string> {
+    return new Set(Object.keys(this.environment.activities));
+  }
+
   /**
    * Executes one Call: resolves to `[result, ...statePatches]` and never throws for the Call's own
    * failures; they become `{ type: 'result', call, error: { code, message } }` (R-CALL-5).

@@ -13,6 +13,8 @@ export interface ToolSource {
 
 /** What the Actor runs Calls with (the container's `Executor` satisfies it). */
 export interface CallRunner {
+  /** Registered Activity names, so the Vessel hides `_output` of Tools explicit by name (R-TOOL-2). */
+  readonly activityNames?: ReadonlySet<string>;
   call(
     call: Call,
     context: Message[],

@@ -27,7 +27,9 @@ export class BasicPrompter implements StepModule {
   async run(agent: AgentRuntime): Promise<void> {
     const path = pathTo(agent.state);
     const messages = path.map(toMessage);
-    const schema = buildVesselSchema(await agent.toolkit.list(), agent.state.output);
+    const schema = buildVesselSchema(await agent.toolkit.list(), agent.state.output, {
+      activities: agent.executor.activityNames,
+    });
     const render = async (context: Message[]): Promise<ChatMessage[]> =>
       (await prepareRequest({ context, schema }, {}, agent.settings.handlers)).messages;
     let rendered = await render(messages);

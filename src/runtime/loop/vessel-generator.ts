@@ -23,7 +23,9 @@ export class VesselGenerator implements StepModule {
       });
     }
     const tools = await agent.toolkit.list();
-    const schema = buildVesselSchema(tools, state.output);
+    const schema = buildVesselSchema(tools, state.output, {
+      activities: agent.executor.activityNames,
+    });
     const result = await runRequest(
       { context: chatToContext(step.args.messages), schema, schemaName: 'vessel' },
       {
