@@ -13,7 +13,7 @@ export class TruncatedResponseError extends IdeactError {
       message:
         `The reply of model${options.model ? ` "${options.model}"` : ''} was cut off at the token limit ` +
         `after ${options.rawText.length} characters (finish_reason "length"). ` +
-        'Raise the model’s output token limit, or ask for a smaller solution (shorter strings, fewer items). ' +
+        'Raise the output token limit (OpenAIProvider maxOutputTokens, or the server’s own limit), or ask for a smaller solution (shorter strings, fewer items). ' +
         'The partial text is in error.rawText.',
       cause: options.cause,
     });

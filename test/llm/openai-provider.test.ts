@@ -99,6 +99,13 @@ describe('OpenAIProvider against a local Chat Completions server', () => {
     expect(server.requests[0].body).not.toHaveProperty('temperature');
   });
 
+  it('maxOutputTokens is sent as max_tokens to compatible servers', async () => {
+    const server = await serve([{ json: { city: 'Rome' } }]);
+    await provider(server, { maxOutputTokens: 256 }).generate(request);
+    expect(server.requests[0].body.max_tokens).toBe(256);
+    expect(server.requests[0].body).not.toHaveProperty('max_completion_tokens');
+  });
+
   it('json_object mode: response_format json_object, the schema appended as a system message, reply parsed', async () => {
     const server = await serve([{ text: '```json\n{"city":"Oslo"}\n```' }]);
     const response = await provider(server, { mode: 'json_object' }).generate(request);

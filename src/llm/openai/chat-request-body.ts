@@ -13,6 +13,9 @@ export interface BodySettings {
   model: string;
   mode: StructuredOutputMode;
   temperature?: number;
+  maxOutputTokens?: number;
+  /** Which body field carries `maxOutputTokens` (OpenAI wants the newer one, compatible servers the older). */
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
 }
 
 /** OpenAI's rule for `json_schema.name`: letters, digits, `_` and `-`, at most 64 characters. */
@@ -81,5 +84,9 @@ export function buildChatRequestBody(
   if (n > 1) body.n = n;
   const temperature = request.temperature ?? settings.temperature;
   if (temperature !== undefined) body.temperature = temperature;
+  if (settings.maxOutputTokens !== undefined) {
+    if (settings.maxTokensField === 'max_tokens') body.max_tokens = settings.maxOutputTokens;
+    else body.max_completion_tokens = settings.maxOutputTokens;
+  }
   return body;
 }

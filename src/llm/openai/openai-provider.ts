@@ -43,6 +43,11 @@ export interface OpenAIProviderOptions {
   timeoutMs?: number;
   /** Sampling temperature; a request's own `temperature` wins. Omitted from the body when unset. */
   temperature?: number;
+  /**
+   * Upper bound of generated tokens per option. Sent as `max_completion_tokens` to OpenAI's own URL
+   * and as the widely supported `max_tokens` to other base URLs (Ollama, vLLM, llama.cpp).
+   */
+  maxOutputTokens?: number;
   /** Base of the jittered exponential backoff in milliseconds (default 500; tests use 1). */
   retryBaseDelayMs?: number;
   /** Upper bound of one backoff delay in milliseconds (default 20 000). */
@@ -71,6 +76,7 @@ export class OpenAIProvider implements Provider {
   private readonly client: OpenAI;
   private readonly timeoutMs: number;
   private readonly temperature?: number;
+  private readonly maxOutputTokens?: number;
   private readonly retry: RetryPolicy;
   private readonly wait: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 
@@ -86,6 +92,7 @@ export class OpenAIProvider implements Provider {
     this.name = `openai:${this.model}`;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.temperature = options.temperature;
+    this.maxOutputTokens = options.maxOutputTokens;
     this.retry = {
       maxRetries: Math.max(0, options.maxRetries ?? 2),
       baseDelayMs: options.retryBaseDelayMs ?? 500,
@@ -111,6 +118,8 @@ export class OpenAIProvider implements Provider {
       model: this.model,
       mode: this.mode,
       temperature: this.temperature,
+      maxOutputTokens: this.maxOutputTokens,
+      maxTokensField: this.baseURL === DEFAULT_BASE_URL ? 'max_completion_tokens' : 'max_tokens',
     });
     const completion = await this.send(body, request.signal);
     return parseCompletion(completion, request.schema, this.mode);
