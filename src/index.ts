@@ -278,3 +278,5 @@ export type { CodegenWarning } from './codegen/codegen-model';
 export { CodegenError } from './errors/codegen.error';
 export { IdeaFileNotFoundError } from './errors/idea-file-not-found.error';
 export { CliUsageError } from './errors/cli-usage.error';
+// ── inspection ────────────────────────────────────────────────────────────────
+export { renderState } from './cli/render-state';
