@@ -1,44 +1,22 @@
 import type { JSONSchema } from '../protocol/json-schema';
 import type { ClassModel, ImportSet, PropertyModel } from './codegen-model';
 import { childPath, quote, toPascalCase } from './naming';
+import {
+  FORMAT_DECORATORS,
+  UNMAPPED_KEYWORDS,
+  describedBy,
+  inferType,
+  isObjectSchema,
+  isPrimitive,
+  pointer,
+  pointerPath,
+  referenceName,
+} from './schema-helpers';
 import { renderLiteral } from './literal';
 
 /** Where class-validator / class-transformer decorators are imported from in generated files. */
 const VALIDATOR = 'class-validator';
 const TRANSFORMER = 'class-transformer';
-
-/** Keywords that constrain values but have no class-validator counterpart; each one is a warning. */
-const UNMAPPED_KEYWORDS = [
-  'not',
-  'if',
-  'then',
-  'else',
-  'patternProperties',
-  'dependencies',
-  'dependentRequired',
-  'dependentSchemas',
-  'propertyNames',
-  'contains',
-  'minContains',
-  'maxContains',
-  'minProperties',
-  'maxProperties',
-  'prefixItems',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-];
-
-/** String formats with a class-validator decorator; other formats produce a warning. */
-const FORMAT_DECORATORS: Record<string, string> = {
-  email: 'IsEmail',
-  uri: 'IsUrl',
-  url: 'IsUrl',
-  uuid: 'IsUUID',
-  'date-time': 'IsISO8601',
-  date: 'IsISO8601',
-};
 
 /** What the builder needs to know; it collects classes and warnings as it walks the schema. */
 export interface ClassBuilderOptions {
@@ -411,69 +389,4 @@ export class ClassBuilder {
   private validator(name: string): string {
     return this.options.imports.use(VALIDATOR, name);
   }
-}
-
-function describedBy(schema: JSONSchema): string | undefined {
-  return typeof schema.description === 'string' && schema.description.trim() !== ''
-    ? schema.description
-    : undefined;
-}
-
-function isObjectSchema(schema: JSONSchema): boolean {
-  return (
-    (schema.type === 'object' || (schema.type === undefined && schema.properties !== undefined)) &&
-    typeof schema.properties === 'object'
-  );
-}
-
-function inferType(schema: JSONSchema): string | undefined {
-  if (schema.properties !== undefined) return 'object';
-  if (schema.items !== undefined) return 'array';
-  return undefined;
-}
-
-function isPrimitive(value: unknown): boolean {
-  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
-}
-
-/** The last segment of a local `$ref` (`#/$defs/Verse` → `Verse`), used to name its class. */
-function referenceName(reference: string | undefined): string | undefined {
-  if (reference === undefined) return undefined;
-  const segment = reference.split('/').pop();
-  return segment === undefined || segment === '' || segment === '#'
-    ? undefined
-    : toPascalCase(decodeSegment(segment));
-}
-
-function decodeSegment(segment: string): string {
-  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** Resolves a local JSON Pointer reference (`#/definitions/X`) inside `root`. */
-function pointer(root: JSONSchema, reference: string): JSONSchema | undefined {
-  const segments = reference
-    .slice(1)
-    .split('/')
-    .filter((segment) => segment !== '')
-    .map(decodeSegment);
-  let current: unknown = root;
-  for (const segment of segments) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return typeof current === 'object' && current !== null && !Array.isArray(current)
-    ? (current as JSONSchema)
-    : undefined;
-}
-
-function pointerPath(rootPath: string, reference: string): string {
-  return reference
-    .slice(1)
-    .split('/')
-    .filter((segment) => segment !== '')
-    .map(decodeSegment)
-    .reduce<string>(
-      (path, segment) => childPath(path, /^\d+$/.test(segment) ? Number(segment) : segment),
-      rootPath,
-    );
 }

@@ -139,7 +139,7 @@ describe('generated files type-check (strict, experimentalDecorators, emitDecora
     await fs.writeFile(
       typedCallFile,
       [
-        "import type { Executor, TypedToolReference } from 'ideact';",
+        "import type { Agent, Executor, TypedToolReference } from 'ideact';",
         `import { Lyricist, type LyricistOutput } from '${lyricist}';`,
         'declare function call<I, O>(tool: TypedToolReference<I, O>, params: I): Promise<O>;',
         'export async function right(): Promise<LyricistOutput> {',
@@ -160,6 +160,13 @@ describe('generated files type-check (strict, experimentalDecorators, emitDecora
         '}',
         'export async function executorWrong(): Promise<void> {',
         "  await executor.call(Lyricist, { topic: 'rain', mood: 'sad', verses: 'two' });",
+        '}',
+        'declare const agent: Agent;',
+        'export async function agentRight(): Promise<string> {',
+        "  return (await agent.call(Lyricist, { topic: 'rain', mood: 'angry' })).title;",
+        '}',
+        'export async function agentWrong(): Promise<void> {',
+        "  await agent.call(Lyricist, { topic: 'rain' });",
         '}',
         '',
       ].join('\n'),
@@ -183,13 +190,17 @@ describe('generated files type-check (strict, experimentalDecorators, emitDecora
 
   it('types a call through the class: a wrong param type or enum value fails, a right one passes', () => {
     const typed = diagnostics.filter((diagnostic) => diagnostic.file?.endsWith('typed-call.ts'));
-    expect(typed.map((diagnostic) => diagnostic.code)).toEqual([2322, 2322, 2769]);
+    const codes = typed.map((diagnostic) => diagnostic.code);
+    expect(codes.slice(0, 3)).toEqual([2322, 2322, 2769]);
+    expect(codes).toHaveLength(4);
     expect(typed[0]!.message).toContain("Type 'number' is not assignable to type 'string'");
     expect(typed[1]!.message).toContain(
       `Type '"bored"' is not assignable to type '"happy" | "sad" | "angry"'`,
     );
     // executor.call(Lyricist, params) (H3's typed overload, TS2769 no overload matches): params checked.
     expect(typed[2]!.message).toContain("Type 'string' is not assignable to type 'number'");
+    // agent.call(Lyricist, params): a missing required param (mood) fails too.
+    expect(typed[3]!.message).toContain("Property 'mood' is missing");
   });
 });
 
