@@ -1,11 +1,13 @@
 /**
- * One benchmark process: `node bench/child.mjs <workload> <framework>` runs one shared workload
- * (w1 | w2 | w3) for one framework in a fresh process (so peak RSS is that framework's alone), with
- * a warm-up and BENCH_RUNS (≥ 5) measured runs, and prints one `BENCH_RESULT <json>` line.
+ * One benchmark process: `node bench/child.mjs <workload> <framework> [runs]` runs one shared
+ * workload (w1 | w2 | w3) for one framework in a fresh process (so peak RSS is that framework's
+ * alone): one warm-up run, then `runs` measured runs (default 1; run.mjs interleaves one process per
+ * framework per round, so load drift on a shared machine hits every framework alike). Prints one
+ * `BENCH_RESULT <json>` line with the raw per-run samples; run.mjs takes the medians.
  */
 import { performance } from 'node:perf_hooks';
 import { resourceUsage } from 'node:process';
-import { mean, measuredRuns, median, warmAndMeasure } from './lib/stats.mjs';
+import { mean, warmAndMeasure } from './lib/stats.mjs';
 import { FINAL_ANSWER } from './lib/fixtures.mjs';
 
 const TURNS = 200;
@@ -22,38 +24,31 @@ function check(condition, message) {
 }
 
 async function toolLoop(adapter, runs) {
-  const samples = await warmAndMeasure(runs, async () => {
+  return warmAndMeasure(runs, async () => {
     const stamps = [];
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const outcome = await adapter.toolLoop({
       turns: TURNS,
       onModelCall: () => stamps.push(performance.now()),
     });
     const wall = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     check(outcome.answer === FINAL_ANSWER, `final answer was ${JSON.stringify(outcome.answer)}`);
     check(outcome.toolRuns === TURNS, `${outcome.toolRuns} tool runs instead of ${TURNS}`);
     check(stamps.length === TURNS + 1, `${stamps.length} model calls instead of ${TURNS + 1}`);
     const gaps = stamps.slice(1).map((stamp, index) => stamp - stamps[index]);
     return {
       msPerTurn: wall / TURNS,
+      cpuMsPerTurn: (cpu.user + cpu.system) / 1000 / TURNS,
       firstGapMs: mean(gaps.slice(0, GAP_WINDOW)),
       lastGapMs: mean(gaps.slice(-GAP_WINDOW)),
     };
   });
-  const firstGapMs = median(samples.map((sample) => sample.firstGapMs));
-  const lastGapMs = median(samples.map((sample) => sample.lastGapMs));
-  return {
-    msPerTurn: median(samples.map((sample) => sample.msPerTurn)),
-    firstGapMs,
-    lastGapMs,
-    gapGrowth: lastGapMs / firstGapMs,
-    peakRssMb: resourceUsage().maxRSS / 1024,
-    runs: samples.length,
-  };
 }
 
 async function parallel(adapter, runs) {
-  const samples = await warmAndMeasure(runs, async () => {
+  return warmAndMeasure(runs, async () => {
     const started = performance.now();
     const outcome = await adapter.parallelCalls({ calls: PARALLEL_CALLS });
     const wall = performance.now() - started;
@@ -62,13 +57,12 @@ async function parallel(adapter, runs) {
       outcome.toolRuns === PARALLEL_CALLS,
       `${outcome.toolRuns} tool runs instead of ${PARALLEL_CALLS}`,
     );
-    return wall;
+    return { wallMs: wall };
   });
-  return { wallMs: median(samples), runs: samples.length };
 }
 
 async function structured(adapter, runs) {
-  const samples = await warmAndMeasure(runs, async () => {
+  return warmAndMeasure(runs, async () => {
     const started = performance.now();
     const outcome = await adapter.structured({ count: STRUCTURED_COUNT });
     const wall = performance.now() - started;
@@ -80,15 +74,15 @@ async function structured(adapter, runs) {
       outcome.modelCalls === STRUCTURED_COUNT,
       `${outcome.modelCalls} model calls instead of ${STRUCTURED_COUNT}`,
     );
-    return wall / STRUCTURED_COUNT;
+    return { msPerCall: wall / STRUCTURED_COUNT };
   });
-  return { msPerCall: median(samples), runs: samples.length };
 }
 
 const WORKLOADS = { w1: toolLoop, w2: parallel, w3: structured };
 
 async function main() {
-  const [workload, framework] = process.argv.slice(2);
+  const [workload, framework, runsArgument] = process.argv.slice(2);
+  const runs = Math.max(1, Number(runsArgument ?? 1) || 1);
   const body = WORKLOADS[workload];
   if (!body)
     throw new Error(
@@ -112,8 +106,8 @@ async function main() {
       return;
     }
   }
-  const result = await body(adapter, measuredRuns());
-  emit({ workload, framework, ...result });
+  const samples = await body(adapter, runs);
+  emit({ workload, framework, samples, peakRssMb: resourceUsage().maxRSS / 1024 });
 }
 
 main().catch((error) => {

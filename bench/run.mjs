@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatNumber, formatRatio, measuredRuns } from './lib/stats.mjs';
+import { formatNumber, formatRatio, measuredRuns, median } from './lib/stats.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, '..');
@@ -137,6 +137,22 @@ async function formatMarkdown(text) {
   }
 }
 
+/** Medians over the rounds' samples (each child: one warm-up run, then one measured run). */
+function aggregate(results) {
+  const failed = results.find((result) => describe(result));
+  if (failed) return failed;
+  const samples = results.flatMap((result) => result.samples);
+  const pick = (key) => median(samples.map((sample) => sample[key]));
+  const aggregated = {
+    runs: samples.length,
+    peakRssMb: median(results.map((result) => result.peakRssMb)),
+  };
+  for (const key of Object.keys(samples[0] ?? {})) aggregated[key] = pick(key);
+  if (aggregated.firstGapMs !== undefined)
+    aggregated.gapGrowth = aggregated.lastGapMs / aggregated.firstGapMs;
+  return aggregated;
+}
+
 // ── report ────────────────────────────────────────────────────────────────────────────────────────
 function table(headers, rows) {
   const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
@@ -175,13 +191,25 @@ async function main() {
     memoryGb: (os.totalmem() / 1024 ** 3).toFixed(1),
   };
 
+  // W1–W3: one process per framework per round, frameworks interleaved within each round, so that
+  // load drift on a shared machine affects every framework alike.
   const shared = { w1: {}, w2: {}, w3: {} };
   for (const workload of Object.keys(shared)) {
+    const rounds = Object.fromEntries(FRAMEWORKS.map((framework) => [framework.id, []]));
+    for (let round = 0; round < runs; round++) {
+      log(`bench: ${workload} round ${round + 1}/${runs}`);
+      for (const framework of FRAMEWORKS) {
+        const previous = rounds[framework.id];
+        if (previous.length > 0 && describe(previous[previous.length - 1])) continue;
+        const result = runChild('child.mjs', [workload, framework.id, '1']);
+        previous.push(result);
+        const missing = describe(result);
+        if (missing || round === 0)
+          log(`bench:   ${framework.id}: ${missing ?? 'ok'} (${result.seconds} s)`);
+      }
+    }
     for (const framework of FRAMEWORKS) {
-      log(`bench: ${workload} ${framework.id} …`);
-      const result = runChild('child.mjs', [workload, framework.id]);
-      shared[workload][framework.id] = result;
-      log(`bench:   ${describe(result) ?? 'ok'} (${result.seconds} s)`);
+      shared[workload][framework.id] = aggregate(rounds[framework.id]);
     }
   }
   const only = {};
@@ -196,7 +224,8 @@ async function main() {
   out('# ideact benchmark results');
   out();
   out(
-    `Run: ${new Date().toISOString()} · ${runs} measured runs per figure after one warm-up (medians) · build: ${build}`,
+    `Run: ${new Date().toISOString()} · medians of ${runs} measured runs per figure, each after a warm-up ` +
+      `(W1–W3: one process per framework per run, frameworks interleaved) · build: ${build}`,
   );
   out(
     `Machine: ${machine.cpu} · ${machine.cores} cores · ${machine.memoryGb} GiB · Node ${machine.node} · ${machine.platform}`,
@@ -225,6 +254,7 @@ async function main() {
       'framework',
       'ms/turn',
       'ratio to best peer',
+      'CPU ms/turn',
       'gap first 20 (ms)',
       'gap last 20 (ms)',
       'last ÷ first',
@@ -233,11 +263,12 @@ async function main() {
     FRAMEWORKS.map((framework) => {
       const result = w1[framework.id];
       const missing = describe(result);
-      if (missing) return [framework.label, missing, '', '', '', '', ''];
+      if (missing) return [framework.label, missing, '', '', '', '', '', ''];
       return [
         framework.label,
         formatNumber(result.msPerTurn),
         formatRatio(ratio(result.msPerTurn, w1Best)),
+        formatNumber(result.cpuMsPerTurn),
         formatNumber(result.firstGapMs),
         formatNumber(result.lastGapMs),
         formatRatio(result.gapGrowth),
