@@ -104,9 +104,53 @@ export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): J
 }
 
 /**
+ * Moves `$defs`/`definitions` of the call schemas to the Vessel's root, where their `$ref`s resolve
+ * (`#/$defs/X` points at the root document). A name two tools define differently is renamed
+ * `<tool>_<name>` in that tool's call schema.
+ */
+function hoistDefinitions(calls: JSONSchema[]): {
+  calls: JSONSchema[];
+  defs?: Record<string, JSONSchema>;
+} {
+  const defs: Record<string, JSONSchema> = {};
+  const hoisted = calls.map((call) => {
+    const own = { ...(call.definitions ?? {}), ...(call.$defs ?? {}) };
+    if (Object.keys(own).length === 0) return call;
+    const renames = new Map<string, string>();
+    for (const [name, definition] of Object.entries(own)) {
+      let target = name;
+      if (defs[name] !== undefined && JSON.stringify(defs[name]) !== JSON.stringify(definition)) {
+        const tool = (call.properties?._tool as JSONSchema | undefined)?.const;
+        target = `${String(tool)}_${name}`;
+      }
+      renames.set(name, target);
+    }
+    const { $defs: _defs, definitions: _definitions, ...rest } = call;
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (typeof value !== 'object' || value === null) return value;
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const match =
+          key === '$ref' && typeof item === 'string'
+            ? /^#\/(?:\$defs|definitions)\/(.+)$/.exec(item)
+            : null;
+        copy[key] = match ? `#/$defs/${renames.get(match[1]!) ?? match[1]!}` : rewrite(item);
+      }
+      return copy;
+    };
+    for (const [name, definition] of Object.entries(own)) {
+      defs[renames.get(name)!] = rewrite(definition) as JSONSchema;
+    }
+    return rewrite(rest) as JSONSchema;
+  });
+  return Object.keys(defs).length === 0 ? { calls: hoisted } : { calls: hoisted, defs };
+}
+
+/**
  * The schema of a Vessel Request (seed 002): `{ calls: [call schemas…], output: <output> | null }`.
  * Without `output`, the final output is an answer string (or null while work remains). Zero tools →
- * `calls` must be empty.
+ * `calls` must be empty. Tool `$defs` move to the root so their `$ref`s resolve.
  */
 export function buildVesselSchema(
   tools: ToolSchema[],
@@ -115,15 +159,14 @@ export function buildVesselSchema(
 ): JSONSchema {
   const description =
     'The tool calls to run now, in order; an empty list when nothing is left to do.';
+  const { calls: callSchemas, defs } = hoistDefinitions(
+    tools.map((tool) => callSchema(tool, options)),
+  );
   const calls: JSONSchema =
     tools.length === 0
       ? { type: 'array', description, maxItems: 0, items: {} }
-      : {
-          type: 'array',
-          description,
-          items: { anyOf: tools.map((tool) => callSchema(tool, options)) },
-        };
-  return {
+      : { type: 'array', description, items: { anyOf: callSchemas } };
+  const schema: JSONSchema = {
     type: 'object',
     properties: {
       calls,
@@ -132,4 +175,6 @@ export function buildVesselSchema(
     required: ['calls', 'output'],
     additionalProperties: false,
   };
+  if (defs !== undefined) schema.$defs = defs;
+  return schema;
 }
