@@ -5,7 +5,7 @@
  * `BENCH_RESULT <json>` line; a missing API gives `{ unavailable: reason }`, never a made-up figure.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
@@ -312,9 +312,16 @@ async function w7(runs) {
     const samples = await warmAndMeasure(runs, async () => {
       const outDir = path.join(workDirectory, `out-${runIndex++}`);
       const started = performance.now();
-      await generateFromIdeas(paths, { outDir, moduleRoot: ideaDirectory });
+      const result = await generateFromIdeas(paths, { outDir, moduleRoot: ideaDirectory });
       const wall = performance.now() - started;
-      if (!existsSync(outDir)) throw new Error('W7: generateFromIdeas wrote no output directory');
+      const written = existsSync(outDir)
+        ? readdirSync(outDir).filter((name) => name.endsWith('.ts'))
+        : [];
+      if (written.length < IDEA_COUNT || (result?.files && result.files.length !== IDEA_COUNT)) {
+        throw new Error(
+          `W7: generateFromIdeas wrote ${written.length} .ts files for ${IDEA_COUNT} Ideas`,
+        );
+      }
       return wall;
     });
     const ms = median(samples);
