@@ -104,6 +104,11 @@ export class Executor {
     this.options = { ...options, moduleLoader: this.moduleLoader, moduleRunner: runner };
   }
 
+  /** The runner that executes module sub-requests (R-MOD-1); nested agents install theirs here. */
+  get moduleRunner(): ModuleRunner {
+    return this.environment.runner;
+  }
+
   /** Names of the registered Activities: decides which Tools are explicit by their own name (R-TOOL-2). */
   get activityNames(): ReadonlySet<string> {
     return new Set(Object.keys(this.environment.activities));

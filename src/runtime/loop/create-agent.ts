@@ -2,18 +2,16 @@ import type { ContainerInstance } from 'typedi';
 import { createContainer } from '../../container/create-container';
 import type { IdeactConfig } from '../../container/ideact-config';
 import {
-  ACTIVITIES,
   ACTOR,
   DISCRIMINATOR,
   GENERATOR,
   IDEACT_CONFIG,
-  PARAMS_TRANSFORMERS,
+  MODULE_RUNNER,
   PROMPTER,
   PROVIDER,
-  TOOLS,
 } from '../../container/tokens';
+import { ContainerConfigurationError } from '../../errors/container-configuration.error';
 import { Executor } from '../executor';
-import { ModuleLoader } from '../module-loader';
 import { RequestModuleRunner } from '../module-runner';
 import { Toolkit } from '../toolkit';
 import { Agent } from './agent';
@@ -72,30 +70,26 @@ export function agentFromContainer(
     handlers: config.handlers,
     maxRepairs: config.maxRepairs,
   });
-  container.set({
-    id: Executor,
-    factory: (scope: ContainerInstance) => {
-      const executor = new Executor({
-        provider,
-        tools: scope.get(TOOLS),
-        activities: scope.get(ACTIVITIES),
-        paramsTransformers: scope.get(PARAMS_TRANSFORMERS),
-        moduleLoader: scope.get(ModuleLoader),
-        concurrency: config.concurrency,
-        maxModuleDepth: config.maxModuleDepth,
-        handlers: config.handlers,
-        maxRepairs: config.maxRepairs,
-        moduleRunner: runner,
-      });
-      runner.attach(executor);
-      return executor;
-    },
-  });
+  // The container's Executor factory picks the runner up from MODULE_RUNNER (one wiring, not two).
+  container.set(MODULE_RUNNER, runner);
+  const executor = container.get(Executor);
+  if (executor.moduleRunner !== runner) {
+    throw new ContainerConfigurationError({
+      setting: 'agentFromContainer(container)',
+      problem:
+        'the container had already built its Executor, so the nested-agent module runner (R-MOD-5) cannot be installed.',
+      solutions: [
+        'Call agentFromContainer(container) before anything calls container.get(Executor).',
+        'Or build the agent with createAgent(config).',
+      ],
+    });
+  }
+  runner.attach(executor);
   return new Agent(
     {
       provider,
       toolkit: container.get(Toolkit),
-      executor: container.get(Executor),
+      executor,
       modules,
       handlers: config.handlers,
       maxRepairs: config.maxRepairs,
