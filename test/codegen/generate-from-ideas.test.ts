@@ -8,7 +8,7 @@ import {
   InvalidIdeaError,
   type CodegenResult,
 } from 'ideact';
-import { REPO_ROOT, typeCheck, type Diagnostic } from './compile-typescript';
+import { REPO_ROOT, typeCheck, type Diagnostic } from '../support/compile-typescript';
 
 jest.mock('prettier', () => jest.requireActual('./prettier-standalone'));
 
