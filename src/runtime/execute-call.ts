@@ -12,6 +12,7 @@ import { resolveReferences } from '../protocol/resolve-references';
 import { selectImports } from '../protocol/select-imports';
 import type { ToolInfo } from '../protocol/tool-info';
 import type { ToolSchema } from '../protocol/tool-schema';
+import type { Usage } from '../llm/provider';
 import type { ActivityFunction, ParamsTransformer } from './activity';
 import { runActivity, runInlineLatent } from './execute-inline';
 import { runModule } from './execute-module';
@@ -38,6 +39,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The instance the Call works on when it sets no `_instance` itself (R-INST-1). */
   instance?: string;
+  /**
+   * Receives the token usage of each LLM request the Call makes (module sub-requests), so the
+   * caller can account for it; the agent loop adds it to the run's usage and the result node.
+   */
+  onUsage?: (usage: Usage) => void;
 }
 
 /** The outcome of one Call: the messages to append, and the output or the (typed) error. @internal */
@@ -87,7 +93,11 @@ export async function executeCall(
     const info = readTool(tool);
     outputPath = chooseOutputPath(info, call);
     const prepared = prepare(env, call, tool, info, context, instance);
-    output = await abortable(dispatch(env, prepared, context, signal), signal, info.name);
+    output = await abortable(
+      dispatch(env, prepared, context, signal, options.onUsage),
+      signal,
+      info.name,
+    );
     if (output === undefined) output = null;
   } catch (error) {
     const typed = toIdeactError(error, call);
@@ -188,6 +198,7 @@ async function dispatch(
   prepared: PreparedCall,
   context: Message[],
   signal: AbortSignal,
+  onUsage: ((usage: Usage) => void) | undefined,
 ): Promise<unknown> {
   const isModule = prepared.info.module !== undefined;
   const isExplicit = prepared.activity !== '';
@@ -197,7 +208,7 @@ async function dispatch(
     const visible = prepared.imports ?? (isModule ? [] : context);
     return runActivity(env, prepared, visible, signal);
   }
-  return runModule(env, prepared, signal);
+  return runModule(env, prepared, signal, onUsage);
 }
 
 /** Resolves when `promise` does, rejects with `CallCancelledError` as soon as `signal` aborts. */

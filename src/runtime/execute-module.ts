@@ -1,6 +1,7 @@
 import { MissingOutputSchemaError } from '../errors/missing-output-schema.error';
 import { ModuleCycleError } from '../errors/module-cycle.error';
 import { ModuleDepthError } from '../errors/module-depth.error';
+import type { Usage } from '../llm/provider';
 import type { Idea } from '../protocol/idea';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
@@ -21,6 +22,7 @@ export async function runModule(
   env: CallEnvironment,
   prepared: PreparedCall,
   signal: AbortSignal,
+  onUsage?: (usage: Usage) => void,
 ): Promise<unknown> {
   const { info } = prepared;
   const reference = info.module ?? ANONYMOUS_MODULE;
@@ -67,6 +69,7 @@ export async function runModule(
     depth,
     chain: [...env.chain, module.id],
     signal,
+    onUsage,
   });
 }
 

@@ -1,10 +1,10 @@
-import type { Provider } from '../llm/provider';
+import type { Provider, Usage } from '../llm/provider';
 import type { Call } from '../protocol/call';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { Message } from '../protocol/message';
 import type { MessageHandler } from './request/message-handler';
 import type { LoadedModule } from './module-loader';
-import { request } from './request/run-request';
+import { runRequest } from './request/run-request';
 
 /**
  * Everything needed to run one module Call as a sub-request: the clean-room context, the schema to
@@ -25,6 +25,11 @@ export interface ModuleRunInput {
   chain: string[];
   /** Aborted when the Call is cancelled. */
   signal?: AbortSignal;
+  /**
+   * Report the usage of each LLM request the runner makes here. Nested agents report theirs in
+   * their own state instead (the Actor keeps it under the result node), so they do not call it.
+   */
+  onUsage?: (usage: Usage) => void;
 }
 
 /**
@@ -49,9 +54,9 @@ export interface RequestModuleRunnerOptions {
 export class RequestModuleRunner implements ModuleRunner {
   constructor(private readonly options: RequestModuleRunnerOptions) {}
 
-  /** Runs one Request; its solution is validated against `input.schema` by `request()`. */
+  /** Runs one Request (validated against `input.schema`) and reports its usage through `onUsage`. */
   async run(input: ModuleRunInput): Promise<unknown> {
-    return request(
+    const result = await runRequest(
       {
         context: input.context,
         schema: input.schema,
@@ -64,6 +69,8 @@ export class RequestModuleRunner implements ModuleRunner {
         signal: input.signal,
       },
     );
+    input.onUsage?.(result.usage);
+    return result.solution;
   }
 }
 

@@ -18,7 +18,15 @@ export interface CallRunner {
   call(
     call: Call,
     context: Message[],
-    options?: { signal?: AbortSignal; instance?: string },
+    options?: {
+      signal?: AbortSignal;
+      instance?: string;
+      onUsage?: (usage: {
+        inputTokens: number;
+        outputTokens: number;
+        cachedTokens: number;
+      }) => void;
+    },
   ): Promise<Message[]>;
 }
 

@@ -6,7 +6,7 @@ import { formatIssues, validateJson } from '../../protocol/json-validation';
 import type { Message } from '../../protocol/message';
 import { createLimiter } from '../concurrency';
 import type { AgentRuntime } from './agent-runtime';
-import type { AgentState, NodeMetadata, VesselMessage } from './agent-state';
+import type { AgentState, NodeMetadata, TokenUsage, VesselMessage } from './agent-state';
 import { assertDecisions, type ConfirmDecision } from './confirm';
 import { collectNestedStates } from './nested-states';
 import { appendNode, contextMessages, getNode } from './state-tree';
@@ -74,18 +74,20 @@ export class CallActor implements StepModule {
           } else {
             const toRun = 'edit' in decision ? decision.edit : call;
             if ('edit' in decision) metadata.originalCall = call;
+            // Module sub-requests report their usage; nested agents keep theirs in their state.
+            let callUsage = emptyUsage();
+            const onUsage = (usage: TokenUsage): void => {
+              callUsage = sumUsage(callUsage, usage);
+            };
             const run = await collectNestedStates(() =>
-              agent.executor.call(toRun, context, { signal: settings.signal }),
+              agent.executor.call(toRun, context, { signal: settings.signal, onUsage }),
             );
             messages = run.value;
-            if (run.states.length > 0) {
-              metadata.nested = run.states;
-              const nestedUsage = run.states.reduce(
-                (total, nested) => sumUsage(total, nested.usage),
-                emptyUsage(),
-              );
-              metadata.usage = nestedUsage;
-              addUsage(state, nestedUsage);
+            if (run.states.length > 0) metadata.nested = run.states;
+            for (const nested of run.states) callUsage = sumUsage(callUsage, nested.usage);
+            if (callUsage.inputTokens + callUsage.outputTokens + callUsage.cachedTokens > 0) {
+              metadata.usage = callUsage;
+              addUsage(state, callUsage);
             }
           }
           // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a
