@@ -57,7 +57,8 @@ export function toolName(tool: ToolSchema): string {
  */
 export function resolveActivity(tool: ToolSchema, registered: ReadonlySet<string>): string {
   const activity = constOf(tool.properties?._activity);
-  if (typeof activity === 'string' && activity !== '') return activity;
+  // An explicit `_activity` wins, including `''`: the designer declared the Tool latent (DESIGN §2).
+  if (typeof activity === 'string') return activity;
   const name = toolName(tool);
   return registered.has(name) ? name : '';
 }

@@ -105,7 +105,10 @@ describe('resolveActivity (R-TOOL-2)', () => {
 
   it('else an Activity registered under the tool name', () => {
     expect(resolveActivity(tool(), new Set(['weather']))).toBe('weather');
-    expect(resolveActivity(tool(''), new Set(['weather']))).toBe('weather');
+  });
+
+  it("an explicit _activity '' keeps the tool latent even when an Activity has its name", () => {
+    expect(resolveActivity(tool(''), new Set(['weather']))).toBe('');
   });
 
   it("else latent ('')", () => {
