@@ -61,6 +61,11 @@ export interface RunOptions {
   context?: Message[];
   /** Schema of the final output; a non-null Vessel output must validate against it. */
   output?: JSONSchema;
+  /**
+   * Instance ids (e.g. `['①', '②']`) the LLM may target per Call with `_instance`, so one Request
+   * works on many independent states (R-INST-1); kept in the state for resumes.
+   */
+  instances?: string[];
   /** Stop after this many LLM turns (stop reason `max_turns`). */
   maxTurns?: number;
   /** Stop once input + output tokens reach this many (`max_tokens`). */
@@ -80,7 +85,7 @@ export interface RunOptions {
 }
 
 /** Options of `resume`: the limits may be raised, a new task may continue a finished run. */
-export type ResumeOptions = Omit<RunOptions, 'context' | 'output' | 'stateFile'>;
+export type ResumeOptions = Omit<RunOptions, 'context' | 'output' | 'instances' | 'stateFile'>;
 
 /** What a run returns. */
 export interface AgentResult<TOutput = unknown> {

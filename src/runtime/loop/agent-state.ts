@@ -139,6 +139,8 @@ export interface AgentState {
   task?: string;
   /** The user's output schema; a non-null Vessel `output` must validate against it. */
   output?: JSONSchema;
+  /** Instance ids the LLM may target with `_instance` in its Calls (R-INST-1); absent = none offered. */
+  instances?: string[];
   /** All nodes, indexed by id. */
   nodes: AgentNode[];
   /** The node the next Prompter builds on (the end of the active path); `null` before any node. */

@@ -97,6 +97,7 @@ export class Agent {
       task: options.task,
       context: options.context,
       output: options.output,
+      instances: options.instances,
       limits: pickLimits(options),
     });
     await this.adopt(state, options, options.stateFile);

@@ -29,6 +29,7 @@ export class BasicPrompter implements StepModule {
     const messages = path.map(toMessage);
     const schema = buildVesselSchema(await agent.toolkit.list(), agent.state.output, {
       activities: agent.executor.activityNames,
+      instances: agent.state.instances,
     });
     const render = async (context: Message[]): Promise<ChatMessage[]> =>
       (await prepareRequest({ context, schema }, {}, agent.settings.handlers)).messages;

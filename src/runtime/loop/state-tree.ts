@@ -18,6 +18,8 @@ export interface InitialStateOptions {
   context?: Message[];
   /** The user's output schema. */
   output?: JSONSchema;
+  /** Instance ids offered to the LLM as `_instance` (R-INST-1). */
+  instances?: string[];
   limits?: AgentLimits;
   /** The modules chain of a nested run. */
   chain?: string[];
@@ -36,6 +38,7 @@ export function createInitialState(options: InitialStateOptions = {}): AgentStat
   };
   if (options.task !== undefined) state.task = options.task;
   if (options.output !== undefined) state.output = options.output;
+  if (options.instances !== undefined) state.instances = [...options.instances];
   for (const message of options.context ?? []) appendNode(state, message, { module: 'input' });
   if (options.task !== undefined) {
     appendNode(state, { type: 'text', role: 'user', text: options.task }, { module: 'input' });
@@ -135,6 +138,12 @@ export function assertValidState(value: unknown, file?: string): asserts value i
   });
   if (state.head !== null && !(Number.isInteger(state.head) && state.nodes[state.head as number])) {
     fail('/head', 'expected null or the id of an existing node');
+  }
+  if (
+    state.instances !== undefined &&
+    !(Array.isArray(state.instances) && state.instances.every((id) => typeof id === 'string'))
+  ) {
+    fail('/instances', 'expected an array of instance ids (strings)');
   }
   const step = state.nextStep;
   if (typeof step !== 'object' || step === null || typeof step.module !== 'string') {

@@ -25,6 +25,7 @@ export class VesselGenerator implements StepModule {
     const tools = await agent.toolkit.list();
     const schema = buildVesselSchema(tools, state.output, {
       activities: agent.executor.activityNames,
+      instances: state.instances,
     });
     const result = await runRequest(
       { context: chatToContext(step.args.messages), schema, schemaName: 'vessel' },
