@@ -13,19 +13,34 @@ export function renderMessages(messages: Message[]): ChatMessage[] {
   return mergeDataMessages(messages).map(renderMessage);
 }
 
-/** Renders ONE message as is (no merging); see {@link renderMessages}. */
+/**
+ * Rendered text of result and data messages, per message object: an agent re-sends its whole history
+ * every turn (R-REQ-1), and re-formatting unchanged messages made each turn cost grow with the
+ * history. Messages are treated as immutable values: to change one, replace it (do not mutate it).
+ */
+const renderedContent = new WeakMap<Message, string>();
+
+/**
+ * Renders ONE message as is (no merging); see {@link renderMessages}. Result and data renders are
+ * cached per message object, so a message must not be mutated after it was rendered.
+ */
 export function renderMessage(message: Message): ChatMessage {
+  if (message.type === 'system') return { role: 'system', content: message.text };
+  if (message.type === 'text') return { role: message.role ?? 'user', content: message.text };
+  let content = renderedContent.get(message);
+  if (content === undefined) {
+    content = renderContent(message);
+    renderedContent.set(message, content);
+  }
+  return { role: 'user', content };
+}
+
+function renderContent(message: Message): string {
   switch (message.type) {
-    case 'system':
-      return { role: 'system', content: message.text };
-    case 'text':
-      return { role: message.role ?? 'user', content: message.text };
     case 'result':
-      return { role: 'user', content: renderResult(message) };
-    default: {
-      const view = dataView(message) as DataMessageView;
-      return { role: 'user', content: renderData(view) };
-    }
+      return renderResult(message);
+    default:
+      return renderData(dataView(message) as DataMessageView);
   }
 }
 

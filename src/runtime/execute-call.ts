@@ -44,6 +44,11 @@ export interface CallOptions {
    * caller can account for it; the agent loop adds it to the run's usage and the result node.
    */
   onUsage?: (usage: Usage) => void;
+  /**
+   * Receives the final state of each nested agent a module Call ran (R-MOD-5); typed `unknown` here
+   * because the agent loop, not the executor, defines the state. The Actor keeps it under the result.
+   */
+  onNestedRun?: (state: unknown) => void;
 }
 
 /** The outcome of one Call: the messages to append, and the output or the (typed) error. @internal */
@@ -93,11 +98,7 @@ export async function executeCall(
     const info = readTool(tool);
     outputPath = chooseOutputPath(info, call);
     const prepared = prepare(env, call, tool, info, context, instance);
-    output = await abortable(
-      dispatch(env, prepared, context, signal, options.onUsage),
-      signal,
-      info.name,
-    );
+    output = await abortable(dispatch(env, prepared, context, signal, options), signal, info.name);
     if (output === undefined) output = null;
   } catch (error) {
     const typed = toIdeactError(error, call);
@@ -198,7 +199,7 @@ async function dispatch(
   prepared: PreparedCall,
   context: Message[],
   signal: AbortSignal,
-  onUsage: ((usage: Usage) => void) | undefined,
+  reports: Pick<CallOptions, 'onUsage' | 'onNestedRun'>,
 ): Promise<unknown> {
   const isModule = prepared.info.module !== undefined;
   const isExplicit = prepared.activity !== '';
@@ -208,7 +209,7 @@ async function dispatch(
     const visible = prepared.imports ?? (isModule ? [] : context);
     return runActivity(env, prepared, visible, signal);
   }
-  return runModule(env, prepared, signal, onUsage);
+  return runModule(env, prepared, signal, reports);
 }
 
 /** Resolves when `promise` does, rejects with `CallCancelledError` as soon as `signal` aborts. */

@@ -1,7 +1,6 @@
 import { MissingOutputSchemaError } from '../errors/missing-output-schema.error';
 import { ModuleCycleError } from '../errors/module-cycle.error';
 import { ModuleDepthError } from '../errors/module-depth.error';
-import type { Usage } from '../llm/provider';
 import type { Idea } from '../protocol/idea';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
@@ -9,6 +8,7 @@ import type { InputMessage, Message } from '../protocol/message';
 import type { CallEnvironment, PreparedCall } from './execute-call';
 import { ANONYMOUS_MODULE, type LoadedModule } from './module-loader';
 import { displayModuleId } from './module-path';
+import type { ModuleRunInput } from './module-runner';
 
 /**
  * Module scope, latent method (R-MOD-1..3): loads the module (execution-time resolution), checks
@@ -22,7 +22,7 @@ export async function runModule(
   env: CallEnvironment,
   prepared: PreparedCall,
   signal: AbortSignal,
-  onUsage?: (usage: Usage) => void,
+  reports: Pick<ModuleRunInput, 'onUsage' | 'onNestedRun'> = {},
 ): Promise<unknown> {
   const { info } = prepared;
   const reference = info.module ?? ANONYMOUS_MODULE;
@@ -69,7 +69,8 @@ export async function runModule(
     depth,
     chain: [...env.chain, module.id],
     signal,
-    onUsage,
+    onUsage: reports.onUsage,
+    onNestedRun: reports.onNestedRun,
   });
 }
 

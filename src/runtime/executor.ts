@@ -74,6 +74,7 @@ export class Executor {
   private readonly options: ExecutorOptions;
   private readonly environment: CallEnvironment;
   private readonly concurrency: number;
+  private activityNameSet?: ReadonlySet<string>;
 
   constructor(options: ExecutorOptions) {
     this.tools = [...options.tools];
@@ -111,7 +112,8 @@ export class Executor {
 
   /** Names of the registered Activities: decides which Tools are explicit by their own name (R-TOOL-2). */
   get activityNames(): ReadonlySet<string> {
-    return new Set(Object.keys(this.environment.activities));
+    this.activityNameSet ??= new Set(Object.keys(this.environment.activities));
+    return this.activityNameSet;
   }
 
   /**

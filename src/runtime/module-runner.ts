@@ -30,6 +30,8 @@ export interface ModuleRunInput {
    * their own state instead (the Actor keeps it under the result node), so they do not call it.
    */
   onUsage?: (usage: Usage) => void;
+  /** A runner that runs a nested agent hands its final state here (R-MOD-5). */
+  onNestedRun?: (state: unknown) => void;
 }
 
 /**

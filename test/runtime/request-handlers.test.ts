@@ -83,6 +83,27 @@ describe('message handlers (R-REQ-2)', () => {
     expect(draft.messages).toEqual([{ role: 'user', content: 'x' }]);
   });
 
+  it('asynchronous handlers are awaited, and an asynchronous undefined also passes the message on', async () => {
+    const lookup: MessageHandler = {
+      name: 'lookup',
+      matches: (message) => message.type === 'text',
+      render: async (message) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (message.type === 'text' && message.text === 'skip') return undefined;
+        return [{ role: 'user', content: 'looked up' }];
+      },
+    };
+    const context: Message[] = [
+      { type: 'text', text: 'find' },
+      { type: 'text', text: 'skip' },
+    ];
+    const draft = await prepareRequest({ context, schema }, {}, [lookup]);
+    expect(draft.messages).toEqual([
+      { role: 'user', content: 'looked up' },
+      { role: 'user', content: 'skip' },
+    ]);
+  });
+
   it('handlers may change the model config, the schema and the messages (finish prepends a system message)', async () => {
     const changed: JSONSchema = {
       type: 'object',

@@ -1,3 +1,4 @@
+import type { CallOptions } from '../execute-call';
 import type { Call } from '../../protocol/call';
 import type { Message } from '../../protocol/message';
 import type { ToolSchema } from '../../protocol/tool-schema';
@@ -15,19 +16,7 @@ export interface ToolSource {
 export interface CallRunner {
   /** Registered Activity names, so the Vessel hides `_output` of Tools explicit by name (R-TOOL-2). */
   readonly activityNames?: ReadonlySet<string>;
-  call(
-    call: Call,
-    context: Message[],
-    options?: {
-      signal?: AbortSignal;
-      instance?: string;
-      onUsage?: (usage: {
-        inputTokens: number;
-        outputTokens: number;
-        cachedTokens: number;
-      }) => void;
-    },
-  ): Promise<Message[]>;
+  call(call: Call, context: Message[], options?: CallOptions): Promise<Message[]>;
 }
 
 /** Per-run settings the step modules read; everything here is a run option, not state. */

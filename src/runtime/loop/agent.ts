@@ -19,7 +19,15 @@ import type { AgentState, NextStep } from './agent-state';
 import { BasicPrompter } from './basic-prompter';
 import { CallActor } from './call-actor';
 import { FirstOptionDiscriminator } from './first-option-discriminator';
-import { appendNode, assertValidState, contextMessages, createInitialState } from './state-tree';
+import {
+  appendNode,
+  assertValidState,
+  contextMessages,
+  createInitialState,
+  markState,
+  rollbackState,
+  type StateMark,
+} from './state-tree';
 import { limitConditions, stopWhen, type StopCondition } from './stop-conditions';
 import { VesselGenerator } from './vessel-generator';
 
@@ -58,7 +66,8 @@ export interface AgentServices {
  */
 export class Agent {
   private current?: AgentState;
-  private lastGood?: AgentState;
+  /** Where a failing step rolls back to: the state as of the last checkpoint. */
+  private lastGood?: StateMark;
   private stateFile?: string;
   private settings: AgentSettings;
   private runStops: StopCondition[] = [];
@@ -126,14 +135,14 @@ export class Agent {
     const step = state.nextStep;
     if (step.module === 'done') return step;
     const module = this.modules[step.module];
-    this.lastGood = structuredClone(state);
+    this.lastGood = markState(state);
     const started = Date.now();
     try {
       await module.run(this.runtime(state));
     } catch (error) {
-      const restored = this.lastGood;
+      const restored = state;
+      rollbackState(restored, this.lastGood);
       restored.usage.elapsedMs += Date.now() - started;
-      this.current = restored;
       const aborted = this.settings.signal?.aborted === true;
       restored.nextStep = {
         module: 'done',
@@ -211,7 +220,7 @@ export class Agent {
   checkpoint(): Promise<void> {
     const state = this.current;
     if (state === undefined) return Promise.resolve();
-    this.lastGood = structuredClone(state);
+    this.lastGood = markState(state);
     const file = this.stateFile;
     if (file === undefined) return Promise.resolve();
     // Each save serializes the state as it is when the save runs, after the previous save finished.

@@ -1,10 +1,10 @@
 import { formatJson } from '../../protocol/format-json';
 import type { ChatMessage, Message } from '../../protocol/message';
-import { buildVesselSchema } from '../../protocol/vessel-schema';
 import { prepareRequest } from '../request/prepare-request';
 import type { AgentRuntime } from './agent-runtime';
-import type { AgentNode } from './agent-state';
+import type { AgentNode, VesselMessage } from './agent-state';
 import { pathTo } from './state-tree';
+import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
 
 /** The note that replaces a trimmed result's output, so the LLM still knows the Call happened. */
@@ -27,10 +27,7 @@ export class BasicPrompter implements StepModule {
   async run(agent: AgentRuntime): Promise<void> {
     const path = pathTo(agent.state);
     const messages = path.map(toMessage);
-    const schema = buildVesselSchema(await agent.toolkit.list(), agent.state.output, {
-      activities: agent.executor.activityNames,
-      instances: agent.state.instances,
-    });
+    const { schema } = await vesselSchemaFor(agent);
     const render = async (context: Message[]): Promise<ChatMessage[]> =>
       (await prepareRequest({ context, schema }, {}, agent.settings.handlers)).messages;
     let rendered = await render(messages);
@@ -49,12 +46,20 @@ export class BasicPrompter implements StepModule {
   }
 }
 
+/** Vessel choices as assistant text, per Vessel object: the history is re-sent every turn (R-REQ-1). */
+const vesselTexts = new WeakMap<VesselMessage, Message>();
+
 /** A node as a protocol message: Vessel choices become assistant text holding the same JSON. */
 function toMessage(node: AgentNode): Message {
   if (node.message.type !== 'vessel') return node.message;
-  return {
-    type: 'text',
-    role: 'assistant',
-    text: formatJson({ calls: node.message.calls, output: node.message.output }),
-  };
+  let message = vesselTexts.get(node.message);
+  if (message === undefined) {
+    message = {
+      type: 'text',
+      role: 'assistant',
+      text: formatJson({ calls: node.message.calls, output: node.message.output }),
+    };
+    vesselTexts.set(node.message, message);
+  }
+  return message;
 }

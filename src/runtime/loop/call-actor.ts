@@ -8,7 +8,6 @@ import { createLimiter } from '../concurrency';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentState, NodeMetadata, TokenUsage, VesselMessage } from './agent-state';
 import { assertDecisions, type ConfirmDecision } from './confirm';
-import { collectNestedStates } from './nested-states';
 import { appendNode, contextMessages, getNode } from './state-tree';
 import type { StepModule } from './step-module';
 import { addUsage, emptyUsage, sumUsage } from './usage';
@@ -79,12 +78,17 @@ export class CallActor implements StepModule {
             const onUsage = (usage: TokenUsage): void => {
               callUsage = sumUsage(callUsage, usage);
             };
-            const run = await collectNestedStates(() =>
-              agent.executor.call(toRun, context, { signal: settings.signal, onUsage }),
-            );
-            messages = run.value;
-            if (run.states.length > 0) metadata.nested = run.states;
-            for (const nested of run.states) callUsage = sumUsage(callUsage, nested.usage);
+            const nestedStates: AgentState[] = [];
+            const onNestedRun = (nested: unknown): void => {
+              nestedStates.push(nested as AgentState);
+            };
+            messages = await agent.executor.call(toRun, context, {
+              signal: settings.signal,
+              onUsage,
+              onNestedRun,
+            });
+            if (nestedStates.length > 0) metadata.nested = nestedStates;
+            for (const nested of nestedStates) callUsage = sumUsage(callUsage, nested.usage);
             if (callUsage.inputTokens + callUsage.outputTokens + callUsage.cachedTokens > 0) {
               metadata.usage = callUsage;
               addUsage(state, callUsage);

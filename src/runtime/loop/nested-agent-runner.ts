@@ -7,7 +7,6 @@ import type { ModuleRunInput, ModuleRunner } from '../module-runner';
 import { Toolkit } from '../toolkit';
 import { Agent } from './agent';
 import type { AgentConfig, StepModules } from './agent-options';
-import { reportNestedState } from './nested-states';
 import { createInitialState } from './state-tree';
 import { vesselOutput, vesselTools } from './vessel-module';
 
@@ -81,7 +80,7 @@ export class NestedAgentRunner implements ModuleRunner {
     try {
       result = await agent.run({ signal: input.signal });
     } finally {
-      if (agent.state !== undefined) reportNestedState(agent.state);
+      if (agent.state !== undefined) input.onNestedRun?.(agent.state);
     }
     if (result.stopReason !== 'output' && result.stopReason !== 'no_calls') {
       const done = result.state.nextStep;

@@ -76,20 +76,57 @@ export function appendNode(
   return node;
 }
 
+/**
+ * A cheap snapshot of the parts of a state that steps change (nodes are append-only): taken at every
+ * checkpoint so a failing step can be rolled back in O(nodes added), not by copying the whole tree.
+ * @internal
+ */
+export interface StateMark {
+  nodeCount: number;
+  head: number | null;
+  nextStep: AgentState['nextStep'];
+  usage: AgentState['usage'];
+  limits: AgentState['limits'];
+}
+
+/** Marks `state` for {@link rollbackState}. @internal */
+export function markState(state: AgentState): StateMark {
+  return {
+    nodeCount: state.nodes.length,
+    head: state.head,
+    nextStep: state.nextStep,
+    usage: { ...state.usage },
+    limits: { ...state.limits },
+  };
+}
+
+/** Puts `state` back to `mark`: drops the nodes added since and restores head, next step and counters. @internal */
+export function rollbackState(state: AgentState, mark: StateMark): void {
+  const removed = state.nodes.splice(mark.nodeCount);
+  for (const node of removed) {
+    if (node.parent === null || node.parent >= mark.nodeCount) continue;
+    const parent = state.nodes[node.parent];
+    if (parent !== undefined) parent.children = parent.children.filter((id) => id < mark.nodeCount);
+  }
+  state.head = mark.head;
+  state.nextStep = mark.nextStep;
+  state.usage = { ...mark.usage };
+  state.limits = { ...mark.limits };
+}
+
 /** The nodes from the root to `id` (inclusive), in order: the conversation the LLM sees. */
 export function pathTo(state: AgentState, id: number | null = state.head): AgentNode[] {
   const path: AgentNode[] = [];
-  const seen = new Set<number>();
   let current = id;
   while (current !== null) {
-    if (seen.has(current)) {
+    const node = getNode(state, current);
+    // Parents are always earlier nodes, so the walk ends; a hand-edited state may break that.
+    if (node.parent !== null && node.parent >= current) {
       throw new InvalidAgentStateError({
         jsonPath: `/nodes/${current}/parent`,
-        reason: 'the parent links form a cycle',
+        reason: 'a parent must be an earlier node (the parent links would form a cycle)',
       });
     }
-    seen.add(current);
-    const node = getNode(state, current);
     path.push(node);
     current = node.parent;
   }

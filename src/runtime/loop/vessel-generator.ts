@@ -1,9 +1,9 @@
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
-import { buildVesselSchema } from '../../protocol/vessel-schema';
 import { parseVessel } from '../../protocol/parse-vessel';
 import { runRequest } from '../request/run-request';
 import type { AgentRuntime } from './agent-runtime';
 import { chatToContext } from './chat-context';
+import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
 import { addUsage } from './usage';
 
@@ -22,11 +22,7 @@ export class VesselGenerator implements StepModule {
         reason: 'the Generator needs nextStep = { module: "generator", args: { messages: [...] } }',
       });
     }
-    const tools = await agent.toolkit.list();
-    const schema = buildVesselSchema(tools, state.output, {
-      activities: agent.executor.activityNames,
-      instances: state.instances,
-    });
+    const { tools, schema } = await vesselSchemaFor(agent);
     const result = await runRequest(
       { context: chatToContext(step.args.messages), schema, schemaName: 'vessel' },
       {

@@ -24,7 +24,9 @@ export async function prepareRequest(
     config: { ...config },
   };
   for (const [index, message] of context.entries()) {
-    const rendered = await renderWithPipeline(message, draft, pipeline);
+    let rendered = renderWithPipeline(message, draft, pipeline);
+    // Only asynchronous handlers cost a promise: the history is re-rendered every turn (R-REQ-1).
+    if (isPromiseLike(rendered)) rendered = await rendered;
     if (rendered === undefined) {
       throw new UnhandledMessageError({
         index,
@@ -32,22 +34,35 @@ export async function prepareRequest(
         handlers: pipeline.map((handler) => handler.name),
       });
     }
-    draft.messages.push(...rendered);
+    for (const chat of rendered) draft.messages.push(chat);
   }
   for (const handler of pipeline) await handler.finish?.(draft);
   return draft;
 }
 
-async function renderWithPipeline(
+type Rendered = ChatMessage[] | undefined;
+
+/** The first matching handler's render, newest first; synchronous unless a handler is asynchronous. */
+function renderWithPipeline(
   message: Message,
   draft: RequestDraft,
   pipeline: readonly MessageHandler[],
-): Promise<ChatMessage[] | undefined> {
-  for (let index = pipeline.length - 1; index >= 0; index--) {
+  from = pipeline.length - 1,
+): Rendered | Promise<Rendered> {
+  for (let index = from; index >= 0; index--) {
     const handler = pipeline[index];
     if (handler.render === undefined || handler.matches?.(message) !== true) continue;
-    const rendered = await handler.render(message, draft);
+    const rendered = handler.render(message, draft);
+    if (isPromiseLike(rendered)) {
+      return Promise.resolve(rendered).then((value) =>
+        value !== undefined ? value : renderWithPipeline(message, draft, pipeline, index - 1),
+      );
+    }
     if (rendered !== undefined) return rendered;
   }
   return undefined;
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }

@@ -3,7 +3,9 @@ import {
   assertValidState,
   contextMessages,
   createInitialState,
+  markState,
   pathTo,
+  rollbackState,
 } from '../../../src/runtime/loop/state-tree';
 import { InvalidAgentStateError } from '../../../src/errors/invalid-agent-state.error';
 
@@ -24,6 +26,27 @@ describe('state tree (R-LOOP-1)', () => {
     expect(state.nextStep).toEqual({ module: 'prompter', args: {} });
     expect(state.limits).toEqual({ maxTurns: 3 });
     expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+  });
+
+  it('a hand-edited parent link pointing forward (a cycle) is a typed error naming the node', () => {
+    const state = createInitialState({ task: 'x', context: [{ type: 'system', text: 's' }] });
+    state.nodes[0]!.parent = 1; // 0 → 1 → 0
+    expect(() => pathTo(state)).toThrow(InvalidAgentStateError);
+    expect(() => pathTo(state)).toThrow('/nodes/0/parent');
+  });
+
+  it('a failing step is rolled back to the last mark: added nodes, head, next step and usage', () => {
+    const state = createInitialState({ task: 'x' });
+    const mark = markState(state);
+    appendNode(state, { type: 'text', text: 'added' }, { module: 'actor' });
+    state.usage.turns += 1;
+    state.nextStep = { module: 'generator', args: { messages: [] } };
+    rollbackState(state, mark);
+    expect(state.nodes).toHaveLength(1);
+    expect(state.nodes[0]!.children).toEqual([]);
+    expect(state.head).toBe(0);
+    expect(state.usage.turns).toBe(0);
+    expect(state.nextStep).toEqual({ module: 'prompter', args: {} });
   });
 
   it('R-LOOP-1 keeps sibling options in the tree while the path follows the head', () => {
