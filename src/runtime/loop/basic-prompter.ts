@@ -1,5 +1,6 @@
 import { formatJson } from '../../protocol/format-json';
-import type { ChatMessage, Message } from '../../protocol/message';
+import type { ChatMessage, Message, ResultMessage } from '../../protocol/message';
+import { renderMessage } from '../../protocol/render-messages';
 import { prepareRequest } from '../request/prepare-request';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentNode, VesselMessage } from './agent-state';
@@ -12,9 +13,25 @@ export const TRIMMED_OUTPUT_NOTE = '[output omitted to fit the prompt budget]';
 
 /** Rough token estimate used for the budget: characters / 4 (no tokenizer, provider-agnostic). */
 export function estimateTokens(messages: ChatMessage[]): number {
-  let characters = 0;
-  for (const message of messages) characters += message.content.length;
-  return Math.ceil(characters / 4);
+  return Math.ceil(characters(messages) / 4);
+}
+
+function characters(messages: ChatMessage[]): number {
+  let count = 0;
+  for (const message of messages) count += message.content.length;
+  return count;
+}
+
+/** The trimmed form of a result, one object per original so its render is cached across turns. */
+const trimmedResults = new WeakMap<ResultMessage, ResultMessage>();
+
+function trimmedResult(original: ResultMessage): ResultMessage {
+  let trimmed = trimmedResults.get(original);
+  if (trimmed === undefined) {
+    trimmed = { type: 'result', call: original.call, output: TRIMMED_OUTPUT_NOTE };
+    trimmedResults.set(original, trimmed);
+  }
+  return trimmed;
 }
 
 /**
@@ -31,16 +48,32 @@ export class BasicPrompter implements StepModule {
     const render = async (context: Message[]): Promise<ChatMessage[]> =>
       (await prepareRequest({ context, schema }, {}, agent.settings.handlers)).messages;
     let rendered = await render(messages);
-    // Oldest first; state patches (data) are never trimmed: they are the run's memory.
-    const trimmable = path
-      .map((node, index) => (node.message.type === 'result' ? index : -1))
-      .filter((index) => index >= 0);
-    for (const index of trimmable) {
-      if (estimateTokens(rendered) <= agent.settings.promptTokenBudget) break;
-      const original = messages[index];
-      if (original?.type !== 'result') continue;
-      messages[index] = { type: 'result', call: original.call, output: TRIMMED_OUTPUT_NOTE };
+    const budget = agent.settings.promptTokenBudget;
+    if (estimateTokens(rendered) > budget) {
+      // Oldest first; state patches (data) are never trimmed: they are the run's memory. The savings
+      // are estimated per result (default rendering), then the prompt is rendered once more, so a
+      // long run costs two renders per turn, not one per trimmed result.
+      const trimmable = path
+        .map((node, index) =>
+          node.message.type === 'result' && node.message.error === undefined ? index : -1,
+        )
+        .filter((index) => index >= 0);
+      let excess = characters(rendered) - budget * 4;
+      let next = 0;
+      for (; next < trimmable.length && excess > 0; next++) {
+        const index = trimmable[next] as number;
+        const original = messages[index] as ResultMessage;
+        const trimmed = trimmedResult(original);
+        excess -= renderMessage(original).content.length - renderMessage(trimmed).content.length;
+        messages[index] = trimmed;
+      }
       rendered = await render(messages);
+      // Custom handlers may render results differently: finish one result at a time if needed.
+      for (; next < trimmable.length && estimateTokens(rendered) > budget; next++) {
+        const index = trimmable[next] as number;
+        messages[index] = trimmedResult(messages[index] as ResultMessage);
+        rendered = await render(messages);
+      }
     }
     agent.state.nextStep = { module: 'generator', args: { messages: rendered } };
   }

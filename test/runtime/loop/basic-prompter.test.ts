@@ -1,5 +1,7 @@
 import { TRIMMED_OUTPUT_NOTE } from '../../../src/runtime/loop/basic-prompter';
-import { scriptedAgent, vessel } from './helpers';
+import { Agent, Executor, Toolkit, type MessageHandler } from 'ideact';
+import { ScriptedProvider } from 'ideact/testing';
+import { scriptedAgent, vessel, weatherTool } from './helpers';
 
 describe('BasicPrompter (R-LOOP-2, R-DATA-1, R-DATA-2)', () => {
   it('R-DATA-1 data messages along the path are merged and rendered once; results are included', async () => {
@@ -40,5 +42,45 @@ describe('BasicPrompter (R-LOOP-2, R-DATA-1, R-DATA-2)', () => {
     expect(third).toContain(TRIMMED_OUTPUT_NOTE);
     expect(third.split(big)).toHaveLength(2);
     expect(third.indexOf(TRIMMED_OUTPUT_NOTE)).toBeLessThan(third.indexOf(big));
+  });
+
+  it('R-LOOP-2 keeps error results and still fits the budget when a custom handler renders results bigger', async () => {
+    const big = 'y'.repeat(3000);
+    let failed = false;
+    const provider = new ScriptedProvider([
+      vessel([{ _tool: 'weather', city: 'broken' }]),
+      vessel([{ _tool: 'weather', city: 'a' }]),
+      vessel([{ _tool: 'weather', city: 'b' }]),
+      vessel([], 'done'),
+    ]);
+    const weather = (params: Record<string, unknown>): unknown => {
+      if (!failed) {
+        failed = true;
+        throw new Error('station offline');
+      }
+      return { city: params.city, report: big };
+    };
+    // Renders every result behind a long banner that the default estimate does not know of.
+    const banner = 'z'.repeat(1200);
+    const bannered: MessageHandler = {
+      name: 'bannered-results',
+      matches: (message) => message.type === 'result',
+      render: (message) => [{ role: 'user', content: `${banner}\n${JSON.stringify(message)}` }],
+    };
+    const tools = [weatherTool];
+    const agent = new Agent(
+      {
+        provider,
+        toolkit: new Toolkit({ tools }),
+        executor: new Executor({ provider, tools, activities: { weather } }),
+        handlers: [bannered],
+      },
+      { promptTokenBudget: 1500 },
+    );
+    await agent.run({ task: 'Collect reports' });
+    const last = provider.requests[3]!.messages.map((message) => message.content).join('\n');
+    expect(last).toContain('station offline');
+    expect(last.split(big)).toHaveLength(1);
+    expect(Math.ceil(last.length / 4)).toBeLessThanOrEqual(1500 + 20);
   });
 });
