@@ -135,8 +135,13 @@ export { addUsage, emptyUsage } from './llm/usage';
 
 // ── runtime (request pipeline, executor, modules) ─────────────────────────────
 // request pipeline (H2)
-export { request, runRequest } from './runtime/request/run-request';
-export type { RequestInput, RequestOptions, RequestResult } from './runtime/request/run-request';
+export { request, runRequest, runRenderedRequest } from './runtime/request/run-request';
+export type {
+  RequestInput,
+  RequestOptions,
+  RequestResult,
+  RenderedRequest,
+} from './runtime/request/run-request';
 export { prepareRequest } from './runtime/request/prepare-request';
 export { defaultMessageHandlers } from './runtime/request/default-message-handlers';
 export type {

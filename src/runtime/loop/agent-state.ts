@@ -1,5 +1,6 @@
 import type { Call } from '../../protocol/call';
 import type { JSONSchema } from '../../protocol/json-schema';
+import type { RequestConfig } from '../request/message-handler';
 import type { ChatMessage, Message } from '../../protocol/message';
 import type { VesselSolution } from '../../protocol/vessel-solution';
 
@@ -75,7 +76,8 @@ export interface PrompterStep {
 /** Generator: the rendered messages the Prompter chose. */
 export interface GeneratorStep {
   module: 'generator';
-  args: { messages: ChatMessage[] };
+  /** The rendered prompt, and the model settings the Prompter's message handlers chose (R-REQ-2). */
+  args: { messages: ChatMessage[]; config?: RequestConfig };
 }
 
 /** Discriminator: the Generator's options, the messages they answer, and what generating cost. */

@@ -1,9 +1,10 @@
 import { formatJson } from '../../protocol/format-json';
 import type { ChatMessage, Message, ResultMessage } from '../../protocol/message';
 import { renderMessage } from '../../protocol/render-messages';
+import type { RequestConfig } from '../request/message-handler';
 import { prepareRequest } from '../request/prepare-request';
 import type { AgentRuntime } from './agent-runtime';
-import type { AgentNode, VesselMessage } from './agent-state';
+import type { AgentNode, GeneratorStep, VesselMessage } from './agent-state';
 import { pathTo } from './state-tree';
 import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
@@ -45,8 +46,12 @@ export class BasicPrompter implements StepModule {
     const path = pathTo(agent.state);
     const messages = path.map(toMessage);
     const { schema } = await vesselSchemaFor(agent);
-    const render = async (context: Message[]): Promise<ChatMessage[]> =>
-      (await prepareRequest({ context, schema }, {}, agent.settings.handlers)).messages;
+    let config: RequestConfig = {};
+    const render = async (context: Message[]): Promise<ChatMessage[]> => {
+      const draft = await prepareRequest({ context, schema }, {}, agent.settings.handlers);
+      config = draft.config;
+      return draft.messages;
+    };
     let rendered = await render(messages);
     const budget = agent.settings.promptTokenBudget;
     if (estimateTokens(rendered) > budget) {
@@ -75,7 +80,12 @@ export class BasicPrompter implements StepModule {
         rendered = await render(messages);
       }
     }
-    agent.state.nextStep = { module: 'generator', args: { messages: rendered } };
+    const args: GeneratorStep['args'] = { messages: rendered };
+    const chosen = Object.fromEntries(
+      Object.entries(config).filter(([, value]) => value !== undefined),
+    ) as RequestConfig;
+    if (Object.keys(chosen).length > 0) args.config = chosen;
+    agent.state.nextStep = { module: 'generator', args };
   }
 }
 

@@ -1,9 +1,8 @@
 import { formatJson } from '../../protocol/format-json';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { ChatMessage } from '../../protocol/message';
-import { runRequest } from '../request/run-request';
+import { runRenderedRequest } from '../request/run-request';
 import type { AgentRuntime } from './agent-runtime';
-import { chatToContext } from './chat-context';
 import { commitOptions, discriminatorArgs } from './commit-options';
 import type { StepModule } from './step-module';
 import { addUsage, sumUsage } from './usage';
@@ -55,8 +54,8 @@ export class JudgeDiscriminator implements StepModule {
       ...(messages ?? []),
       { role: 'user', content: `${JUDGE_INSTRUCTION}\n\n${listing}` },
     ];
-    const result = await runRequest(
-      { context: chatToContext(judgeMessages), schema, schemaName: 'judge' },
+    const result = await runRenderedRequest(
+      { messages: judgeMessages, schema, config: { schemaName: 'judge' } },
       {
         provider: agent.provider,
         handlers: agent.settings.handlers,

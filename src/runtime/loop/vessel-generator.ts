@@ -1,8 +1,7 @@
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { parseVessel } from '../../protocol/parse-vessel';
-import { runRequest } from '../request/run-request';
+import { runRenderedRequest } from '../request/run-request';
 import type { AgentRuntime } from './agent-runtime';
-import { chatToContext } from './chat-context';
 import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
 import { addUsage } from './usage';
@@ -23,8 +22,13 @@ export class VesselGenerator implements StepModule {
       });
     }
     const { tools, schema } = await vesselSchemaFor(agent);
-    const result = await runRequest(
-      { context: chatToContext(step.args.messages), schema, schemaName: 'vessel' },
+    // The Prompter already ran the handler pipeline; its messages (and config) are sent as they are.
+    const result = await runRenderedRequest(
+      {
+        messages: step.args.messages,
+        schema,
+        config: { ...step.args.config, schemaName: step.args.config?.schemaName ?? 'vessel' },
+      },
       {
         provider: agent.provider,
         handlers: settings.handlers,

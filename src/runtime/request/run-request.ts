@@ -6,7 +6,7 @@ import { addUsage, emptyUsage } from '../../llm/usage';
 import type { JSONSchema } from '../../protocol/json-schema';
 import { type ValidationIssue, validateJson } from '../../protocol/json-validation';
 import type { ChatMessage, Message } from '../../protocol/message';
-import type { MessageHandler } from './message-handler';
+import type { MessageHandler, RequestConfig } from './message-handler';
 import { prepareRequest } from './prepare-request';
 import { repairPrompt } from './repair-prompt';
 
@@ -77,8 +77,36 @@ export async function runRequest(
     },
     options.handlers,
   );
+  return runRenderedRequest(draft, options);
+}
+
+/** A request whose messages are already rendered (by `prepareRequest` or a Prompter). */
+export interface RenderedRequest {
+  /** The chat messages to send, as the handler pipeline rendered them. */
+  messages: ChatMessage[];
+  /** The JSON Schema the solution must satisfy. */
+  schema: JSONSchema;
+  /** Model settings (model, temperature, n, schemaName). */
+  config: RequestConfig;
+}
+
+/**
+ * The second half of {@link runRequest}: sends already rendered messages, validates and repairs
+ * (R-REQ-3). The agent's Generator uses it with the Prompter's messages, so the handler pipeline
+ * runs once per turn, not twice. `options.model`/`temperature`/`n` fill what `config` leaves unset.
+ */
+export async function runRenderedRequest(
+  draft: RenderedRequest,
+  options: RequestOptions,
+): Promise<RequestResult> {
+  const config: RequestConfig = {
+    model: draft.config.model ?? options.model,
+    temperature: draft.config.temperature ?? options.temperature,
+    n: draft.config.n ?? options.n,
+    schemaName: draft.config.schemaName,
+  };
   const schema = draft.schema;
-  const schemaName = draft.config.schemaName ?? 'solution';
+  const schemaName = config.schemaName ?? 'solution';
   validateJson(schema, null); // fails fast with InvalidSchemaError before any tokens are spent
   const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
   const firstMessages = [...draft.messages];
@@ -89,10 +117,10 @@ export async function runRequest(
     const response = await options.provider.generate({
       messages: conversation,
       schema,
-      schemaName: draft.config.schemaName,
-      n: repairs === 0 ? draft.config.n : undefined,
-      model: draft.config.model,
-      temperature: draft.config.temperature,
+      schemaName: config.schemaName,
+      n: repairs === 0 ? config.n : undefined,
+      model: config.model,
+      temperature: config.temperature,
       signal: options.signal,
     });
     usage = addUsage(usage, response.usage);

@@ -1,4 +1,12 @@
-import type { JSONSchema, ToolSchema } from 'ideact';
+import {
+  Agent,
+  Executor,
+  Toolkit,
+  type JSONSchema,
+  type MessageHandler,
+  type ToolSchema,
+} from 'ideact';
+import { ScriptedProvider } from 'ideact/testing';
 import { scriptedAgent, vessel } from './helpers';
 
 /** A tool with an `_output` schema whose Activity is registered under the tool's own name. */
@@ -61,5 +69,35 @@ describe('VesselGenerator: the Vessel the LLM is offered', () => {
       ],
     });
     expect(seen).toEqual([3]);
+  });
+});
+
+describe('VesselGenerator: what the Prompter rendered is what the provider gets (R-REQ-2)', () => {
+  it('runs each handler once per turn and sends the model its handlers chose', async () => {
+    let textRenders = 0;
+    const shout: MessageHandler = {
+      name: 'shout',
+      matches: (message) => message.type === 'text',
+      render: (message) => {
+        textRenders += 1;
+        return [{ role: 'user', content: message.type === 'text' ? `${message.text}!` : '' }];
+      },
+      finish: (draft) => {
+        draft.config.model = 'handler-model';
+      },
+    };
+    const provider = new ScriptedProvider([vessel([], 'done')]);
+    const tools = [reportTool];
+    const agent = new Agent({
+      provider,
+      toolkit: new Toolkit({ tools }),
+      executor: new Executor({ provider, tools }),
+      handlers: [shout],
+    });
+    await agent.run({ task: 'Hello' });
+    expect(textRenders).toBe(1);
+    expect(provider.requests[0]!.messages).toEqual([{ role: 'user', content: 'Hello!' }]);
+    expect(provider.requests[0]!.model).toBe('handler-model');
+    expect(provider.requests[0]!.schemaName).toBe('vessel');
   });
 });
