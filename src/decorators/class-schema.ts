@@ -1,15 +1,24 @@
 import type { MetadataStorage as TransformerMetadataStorage } from 'class-transformer/types/MetadataStorage';
-import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { lazyModule } from '../internal/lazy-module';
 import { DecoratorError } from '../errors/decorator.error';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { ClassConstructor } from './class-types';
 import { descriptionOf, ownDescriptions } from './describe.decorator';
 
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded when a schema is first built (import cost) */
+const jsonSchemaConverter = lazyModule(
+  () => require('class-validator-jsonschema') as typeof import('class-validator-jsonschema'),
+);
 // class-transformer exposes its default (decorator) storage only from this untyped deep path.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: TransformerMetadataStorage;
-};
+const transformerStorage = lazyModule(
+  () =>
+    (
+      require('class-transformer/cjs/storage') as {
+        defaultMetadataStorage: TransformerMetadataStorage;
+      }
+    ).defaultMetadataStorage,
+);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const REF_PREFIX = '#/definitions/';
 
@@ -42,8 +51,8 @@ export function classToJsonSchema(
       ],
     });
   }
-  const raw = targetConstructorToSchema(type, {
-    classTransformerMetadataStorage: defaultMetadataStorage,
+  const raw = jsonSchemaConverter().targetConstructorToSchema(type, {
+    classTransformerMetadataStorage: transformerStorage(),
     refPointerPrefix: REF_PREFIX,
   }) as JSONSchema;
   const properties: Record<string, JSONSchema> = {};
@@ -84,7 +93,7 @@ function resolveNested(
   usage: SchemaUsage,
   stack: readonly ClassConstructor[],
 ): JSONSchema {
-  const typeMetadata = defaultMetadataStorage.findTypeMetadata(owner, propertyName);
+  const typeMetadata = transformerStorage().findTypeMetadata(owner, propertyName);
   const declared: unknown = typeMetadata
     ? typeMetadata.typeFunction()
     : Reflect.getMetadata('design:type', owner.prototype as object, propertyName);

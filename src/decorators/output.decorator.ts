@@ -1,4 +1,4 @@
-import { getMetadataStorage as getValidationStorage } from 'class-validator';
+import { classValidator } from './class-validation-modules';
 import { DecoratorError } from '../errors/decorator.error';
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from '../protocol/json-schema';
@@ -46,7 +46,9 @@ function normalizeOutput(
 ): { kind: 'class'; type: ClassConstructor } | { kind: 'schema'; schema: JSONSchema } {
   if (typeof output === 'function') {
     const type = output as ClassConstructor;
-    const rules = getValidationStorage().getTargetValidationMetadatas(type, '', true, false);
+    const rules = classValidator()
+      .getMetadataStorage()
+      .getTargetValidationMetadatas(type, '', true, false);
     if (rules.length > 0) return { kind: 'class', type };
     throw new DecoratorError({
       decorator: '@Output',

@@ -1,8 +1,6 @@
-import {
-  plainToInstance,
-  type ClassConstructor as TransformerConstructor,
-} from 'class-transformer';
-import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import type { ClassConstructor as TransformerConstructor } from 'class-transformer';
+import type { ValidationError } from 'class-validator';
+import { classTransformer, classValidator } from './class-validation-modules';
 import {
   ParamsValidationError,
   type ParamsValidationIssue,
@@ -19,7 +17,8 @@ import type { ToolClass } from './class-types';
 export function createParamsTransformer(type: ToolClass, toolName: string): ParamsTransformer {
   const constructor = type as unknown as TransformerConstructor<object>;
   const hasRules =
-    getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
+    classValidator().getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)
+      .length > 0;
   return async (params) => {
     const plain = Object.fromEntries(
       Object.entries(params).filter(([key]) => !key.startsWith('_')),
@@ -36,10 +35,10 @@ export function createParamsTransformer(type: ToolClass, toolName: string): Para
           })),
         });
       }
-      return plainToInstance(constructor, {}) as Record<string, unknown>;
+      return classTransformer().plainToInstance(constructor, {}) as Record<string, unknown>;
     }
-    const instance = plainToInstance(constructor, plain);
-    const errors = await validate(instance, {
+    const instance = classTransformer().plainToInstance(constructor, plain);
+    const errors = await classValidator().validate(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,

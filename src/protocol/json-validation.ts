@@ -1,5 +1,5 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type AjvClass from 'ajv';
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from './json-schema';
 
@@ -11,8 +11,20 @@ export interface ValidationIssue {
   message: string;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-addFormats(ajv);
+let ajvInstance: AjvClass | undefined;
+
+/** The shared ajv instance, created on the first validation (ajv costs ~40 ms to load). */
+function ajv(): AjvClass {
+  if (ajvInstance === undefined) {
+    /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (import cost) */
+    const Ajv = (require('ajv') as typeof import('ajv')).default;
+    const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    ajvInstance = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+    addFormats(ajvInstance);
+  }
+  return ajvInstance;
+}
 
 const compiledByObject = new WeakMap<object, ValidateFunction>();
 const compiledByText = new Map<string, ValidateFunction>();
@@ -26,7 +38,7 @@ function compile(schema: JSONSchema): ValidateFunction {
   if (!validate) {
     try {
       // `$id`s would collide in ajv's registry across equal schemas; validation does not need them.
-      validate = ajv.compile(stripIds(schema) as object);
+      validate = ajv().compile(stripIds(schema) as object);
     } catch (error) {
       throw new InvalidSchemaError({
         message: `Invalid JSON Schema: ${(error as Error).message}. Fix the schema so that it is valid JSON Schema (draft-07 or 2020-12 keywords).`,

@@ -1,9 +1,6 @@
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import type OpenAI from 'openai';
+import type { APIConnectionError } from 'openai';
+import { lazyModule } from '../../internal/lazy-module';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { MissingApiKeyError } from '../../errors/missing-api-key.error';
 import { ProviderApiError } from '../../errors/provider-api.error';
@@ -20,6 +17,9 @@ import {
   retryAfterMs,
   sleep,
 } from './retry-policy';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
+const openai = lazyModule(() => require('openai') as typeof import('openai'));
 
 /** The model used when neither the `model` option nor `IDEACT_MODEL` names one. */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -99,7 +99,7 @@ export class OpenAIProvider implements Provider {
       maxDelayMs: options.maxRetryDelayMs ?? 20_000,
     };
     this.wait = options.sleep ?? sleep;
-    this.client = new OpenAI({
+    this.client = new (openai().default)({
       apiKey: apiKey ?? PLACEHOLDER_API_KEY,
       baseURL: this.baseURL,
       maxRetries: 0,
@@ -174,8 +174,8 @@ export class OpenAIProvider implements Provider {
     }
     if (
       timedOut ||
-      error instanceof APIConnectionTimeoutError ||
-      error instanceof APIUserAbortError
+      error instanceof openai().APIConnectionTimeoutError ||
+      error instanceof openai().APIUserAbortError
     ) {
       return {
         error: new ProviderTimeoutError({
@@ -187,7 +187,7 @@ export class OpenAIProvider implements Provider {
         retryable: true,
       };
     }
-    if (error instanceof APIConnectionError) {
+    if (error instanceof openai().APIConnectionError) {
       return {
         error: new ProviderUnreachableError({
           url,
@@ -198,7 +198,7 @@ export class OpenAIProvider implements Provider {
         retryable: true,
       };
     }
-    if (error instanceof APIError) {
+    if (error instanceof openai().APIError) {
       return {
         error: new ProviderApiError({
           url,
