@@ -1,10 +1,11 @@
 import { formatJson } from '../../protocol/format-json';
 import type { ChatMessage, Message, ResultMessage } from '../../protocol/message';
+import { IncrementalRenderer } from '../../protocol/incremental-renderer';
 import { renderMessage } from '../../protocol/render-messages';
 import type { RequestConfig } from '../request/message-handler';
 import { prepareRequest } from '../request/prepare-request';
 import type { AgentRuntime } from './agent-runtime';
-import type { AgentNode, GeneratorStep, VesselMessage } from './agent-state';
+import type { AgentNode, AgentState, GeneratorStep, VesselMessage } from './agent-state';
 import { pathTo } from './state-tree';
 import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
@@ -43,24 +44,35 @@ function trimmedResult(original: ResultMessage): ResultMessage {
  */
 export class BasicPrompter implements StepModule {
   async run(agent: AgentRuntime): Promise<void> {
-    const path = pathTo(agent.state);
-    const messages = path.map(toMessage);
+    const { state, settings } = agent;
+    const path = pathTo(state);
+    const trimmedOnes = trimmedOriginals(state);
+    const messages = path.map((node) => toMessage(node, trimmedOnes));
     const { schema } = await vesselSchemaFor(agent);
+    // With the default handlers only, the prompt is rendered incrementally (what was rendered last
+    // turn is reused), so a turn costs the same at turn 200 as at turn 2; the output is identical.
+    const incremental =
+      (settings.handlers ?? []).length === 0 ? incrementalRendererFor(state) : undefined;
     let config: RequestConfig = {};
     const render = async (context: Message[]): Promise<ChatMessage[]> => {
-      const draft = await prepareRequest({ context, schema }, {}, agent.settings.handlers);
+      if (incremental !== undefined) return incremental.render(context);
+      const draft = await prepareRequest({ context, schema }, {}, settings.handlers);
       config = draft.config;
       return draft.messages;
     };
     let rendered = await render(messages);
-    const budget = agent.settings.promptTokenBudget;
+    const budget = settings.promptTokenBudget;
     if (estimateTokens(rendered) > budget) {
       // Oldest first; state patches (data) are never trimmed: they are the run's memory. The savings
       // are estimated per result (default rendering), then the prompt is rendered once more, so a
-      // long run costs two renders per turn, not one per trimmed result.
+      // long run costs two renders per turn, not one per trimmed result. Trimmed stays trimmed.
       const trimmable = path
         .map((node, index) =>
-          node.message.type === 'result' && node.message.error === undefined ? index : -1,
+          node.message.type === 'result' &&
+          node.message.error === undefined &&
+          messages[index] === node.message
+            ? index
+            : -1,
         )
         .filter((index) => index >= 0);
       let excess = characters(rendered) - budget * 4;
@@ -71,12 +83,15 @@ export class BasicPrompter implements StepModule {
         const trimmed = trimmedResult(original);
         excess -= renderMessage(original).content.length - renderMessage(trimmed).content.length;
         messages[index] = trimmed;
+        trimmedOnes.add(original);
       }
       rendered = await render(messages);
       // Custom handlers may render results differently: finish one result at a time if needed.
       for (; next < trimmable.length && estimateTokens(rendered) > budget; next++) {
         const index = trimmable[next] as number;
-        messages[index] = trimmedResult(messages[index] as ResultMessage);
+        const original = messages[index] as ResultMessage;
+        messages[index] = trimmedResult(original);
+        trimmedOnes.add(original);
         rendered = await render(messages);
       }
     }
@@ -85,15 +100,41 @@ export class BasicPrompter implements StepModule {
       Object.entries(config).filter(([, value]) => value !== undefined),
     ) as RequestConfig;
     if (Object.keys(chosen).length > 0) args.config = chosen;
-    agent.state.nextStep = { module: 'generator', args };
+    state.nextStep = { module: 'generator', args };
   }
+}
+
+const renderers = new WeakMap<AgentState, IncrementalRenderer>();
+
+function incrementalRendererFor(state: AgentState): IncrementalRenderer {
+  let renderer = renderers.get(state);
+  if (renderer === undefined) {
+    renderer = new IncrementalRenderer();
+    renderers.set(state, renderer);
+  }
+  return renderer;
+}
+
+const trimmedSets = new WeakMap<AgentState, WeakSet<ResultMessage>>();
+
+/** The results this run already trimmed (kept trimmed, so the prompt prefix stays stable). */
+function trimmedOriginals(state: AgentState): WeakSet<ResultMessage> {
+  let set = trimmedSets.get(state);
+  if (set === undefined) {
+    set = new WeakSet();
+    trimmedSets.set(state, set);
+  }
+  return set;
 }
 
 /** Vessel choices as assistant text, per Vessel object: the history is re-sent every turn (R-REQ-1). */
 const vesselTexts = new WeakMap<VesselMessage, Message>();
 
 /** A node as a protocol message: Vessel choices become assistant text holding the same JSON. */
-function toMessage(node: AgentNode): Message {
+function toMessage(node: AgentNode, trimmed: WeakSet<ResultMessage>): Message {
+  if (node.message.type === 'result' && trimmed.has(node.message)) {
+    return trimmedResult(node.message);
+  }
   if (node.message.type !== 'vessel') return node.message;
   let message = vesselTexts.get(node.message);
   if (message === undefined) {

@@ -1,0 +1,95 @@
+import { dataView } from './data-view';
+import { identityKey, mergeDataMessages } from './merge-data';
+import type { ChatMessage, Message } from './message';
+import { renderMessage } from './render-messages';
+
+/**
+ * Renders a context that grows turn by turn (an agent's history) with the result of
+ * `renderMessages(all)` every time (R-REQ-1, R-DATA-1..3), but re-renders only what changed:
+ * appended messages, and messages replaced in place (e.g. a trimmed result). A change that moves an
+ * earlier merged data block (a new patch of an existing kind) renders the whole context again.
+ * Messages are values: a message is recognised by identity, so replace it instead of mutating it.
+ */
+export class IncrementalRenderer {
+  private messages: Message[] = [];
+  /** For each message, the index of its chat message, or -1 when it merged into an earlier one. */
+  private outputIndex: number[] = [];
+  private rendered: ChatMessage[] = [];
+  /** Identities (kind + instance) of the data blocks rendered so far. */
+  private identities = new Set<string>();
+  private characterCount = 0;
+
+  /** The chat messages for `messages`: equal to `renderMessages(messages)`, as a new array. */
+  render(messages: readonly Message[]): ChatMessage[] {
+    if (!this.update(messages)) this.renderAll(messages);
+    return this.rendered.slice();
+  }
+
+  /** Total characters of the last render (what a character-based token estimate needs). */
+  get characters(): number {
+    return this.characterCount;
+  }
+
+  /** Applies in-place replacements and appended messages; false when a full render is needed. */
+  private update(messages: readonly Message[]): boolean {
+    const previous = this.messages;
+    if (messages.length < previous.length) return false;
+    for (let index = 0; index < previous.length; index++) {
+      const message = messages[index] as Message;
+      if (message === previous[index]) continue;
+      const before = previous[index] as Message;
+      // Only a message that renders on its own, replaced by another such message, maps 1:1.
+      if (isDataMessage(message) || isDataMessage(before)) return false;
+      const position = this.outputIndex[index] as number;
+      const chat = renderMessage(message);
+      this.characterCount +=
+        chat.content.length - (this.rendered[position] as ChatMessage).content.length;
+      this.rendered[position] = chat;
+      previous[index] = message;
+    }
+    const tail = messages.slice(previous.length);
+    if (tail.length === 0) return true;
+    const tailIdentities = new Set<string>();
+    const tailIndex: number[] = [];
+    let next = this.rendered.length;
+    for (const message of tail) {
+      const key = identityOf(message);
+      if (key !== undefined && this.identities.has(key)) return false;
+      if (key !== undefined && tailIdentities.has(key)) {
+        tailIndex.push(-1);
+        continue;
+      }
+      if (key !== undefined) tailIdentities.add(key);
+      tailIndex.push(next++);
+    }
+    for (const chat of mergeDataMessages(tail).map(renderMessage)) {
+      this.rendered.push(chat);
+      this.characterCount += chat.content.length;
+    }
+    for (const key of tailIdentities) this.identities.add(key);
+    for (const message of tail) previous.push(message);
+    for (const position of tailIndex) this.outputIndex.push(position);
+    return true;
+  }
+
+  private renderAll(messages: readonly Message[]): void {
+    this.messages = [];
+    this.outputIndex = [];
+    this.rendered = [];
+    this.identities = new Set();
+    this.characterCount = 0;
+    // Appending everything to an empty renderer never needs a full render.
+    this.update(messages);
+  }
+}
+
+function isDataMessage(message: Message): boolean {
+  return message.type === 'data' || message.type === 'input' || message.type === 'state';
+}
+
+/** The merge identity of a data message with a kind; undefined for everything that never merges. */
+function identityOf(message: Message): string | undefined {
+  const view = dataView(message);
+  if (view === undefined || view.kind === undefined) return undefined;
+  return identityKey(view.kind, view.instance);
+}
