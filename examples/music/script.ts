@@ -17,10 +17,6 @@ function match(text: string, pattern: RegExp, fallback: string): string {
   return pattern.exec(text)?.[1] ?? fallback;
 }
 
-function allMatches(text: string, pattern: RegExp): string[] {
-  return [...text.matchAll(pattern)].map((found) => found[1] ?? '');
-}
-
 function producer(request: ProviderRequest): unknown {
   const text = textOf(request);
   if (turnOf(request) === 0) {
@@ -99,7 +95,14 @@ function composer(request: ProviderRequest): unknown {
       output: null,
     };
   }
-  const patches = allMatches(text, /"name": "([^"]+)"/g);
+  // Parallel Calls finish in any order: find each part's patch by the role its Call asked for.
+  const patchFor = (role: string, fallback: string): string => {
+    const block = text
+      .split('## Result of soundDesigner')
+      .slice(1)
+      .find((part) => part.includes(`"role": "${role}"`));
+    return block === undefined ? fallback : match(block, /"name": "([^"]+)"/, fallback);
+  };
   return {
     calls: [],
     output: {
@@ -108,8 +111,8 @@ function composer(request: ProviderRequest): unknown {
       tempo,
       structure: ['intro', 'verse', 'chorus', 'outro'],
       parts: [
-        { role: 'lead', patchName: patches[0] ?? 'piano' },
-        { role: 'pad', patchName: patches[1] ?? 'pad' },
+        { role: 'lead', patchName: patchFor('lead', 'piano') },
+        { role: 'pad', patchName: patchFor('pad', 'pad') },
       ],
     },
   };

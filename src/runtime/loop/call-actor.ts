@@ -109,8 +109,10 @@ export class CallActor implements StepModule {
 /** Indices of the Vessel node's Calls that already have a result node (a resumed, interrupted Actor). */
 function completedCalls(state: AgentState, vesselNodeId: number): Set<number> {
   const done = new Set<number>();
-  for (const node of state.nodes) {
-    if (node.metadata.source?.nodeId === vesselNodeId) done.add(node.metadata.source.callIndex);
+  // Result nodes come after their Vessel node (nodes are append-only): scan only those.
+  for (let id = vesselNodeId + 1; id < state.nodes.length; id++) {
+    const source = state.nodes[id]?.metadata.source;
+    if (source?.nodeId === vesselNodeId) done.add(source.callIndex);
   }
   return done;
 }

@@ -114,11 +114,20 @@ export function rollbackState(state: AgentState, mark: StateMark): void {
   state.limits = { ...mark.limits };
 }
 
-/** The nodes from the root to `id` (inclusive), in order: the conversation the LLM sees. */
+/** The last path walked per state: extended by the next walk. */
+const paths = new WeakMap<AgentState, AgentNode[]>();
+
+/**
+ * The nodes from the root to `id` (inclusive), in order: the conversation the LLM sees. A walk that
+ * extends the previous one reuses it (checked node by node: same node objects and parent links), so
+ * a turn does not walk the whole tree of a long run again.
+ */
 export function pathTo(state: AgentState, id: number | null = state.head): AgentNode[] {
-  const path: AgentNode[] = [];
+  const tail: AgentNode[] = [];
+  const cache = paths.get(state);
+  const last = cache?.at(-1);
   let current = id;
-  while (current !== null) {
+  while (current !== null && !(last !== undefined && current === last.id)) {
     const node = getNode(state, current);
     // Parents are always earlier nodes, so the walk ends; a hand-edited state may break that.
     if (node.parent !== null && node.parent >= current) {
@@ -127,10 +136,34 @@ export function pathTo(state: AgentState, id: number | null = state.head): Agent
         reason: 'a parent must be an earlier node (the parent links would form a cycle)',
       });
     }
-    path.push(node);
+    tail.push(node);
     current = node.parent;
   }
-  return path.reverse();
+  tail.reverse();
+  const path =
+    current !== null && cache !== undefined && stillValid(state, cache)
+      ? cache.concat(tail)
+      : current === null
+        ? tail
+        : walk(state, id);
+  paths.set(state, path);
+  return path.slice();
+}
+
+/** True when the cached path is still the state's: the same node objects and parent links. */
+function stillValid(state: AgentState, cache: readonly AgentNode[]): boolean {
+  let parent: number | null = null;
+  for (const node of cache) {
+    if (state.nodes[node.id] !== node || node.parent !== parent) return false;
+    parent = node.id;
+  }
+  return true;
+}
+
+/** The uncached walk (used when the cached path no longer holds). */
+function walk(state: AgentState, id: number | null): AgentNode[] {
+  paths.delete(state);
+  return pathTo(state, id);
 }
 
 /** The protocol messages on the path to `id` (Vessel choices left out): the context Calls run in. */
