@@ -6,6 +6,7 @@ import type { RequestConfig } from '../request/message-handler';
 import { prepareRequest } from '../request/prepare-request';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentNode, AgentState, GeneratorStep, VesselMessage } from './agent-state';
+import { PathMemo } from './path-memo';
 import { pathTo } from './state-tree';
 import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
@@ -47,7 +48,7 @@ export class BasicPrompter implements StepModule {
     const { state, settings } = agent;
     const path = pathTo(state);
     const trimmedOnes = trimmedOriginals(state);
-    const messages = path.map((node) => toMessage(node, trimmedOnes));
+    const messages = promptMessages.values(state, path);
     const { schema } = await vesselSchemaFor(agent);
     // With the default handlers only, the prompt is rendered incrementally (what was rendered last
     // turn is reused), so a turn costs the same at turn 200 as at turn 2; the output is identical.
@@ -84,6 +85,7 @@ export class BasicPrompter implements StepModule {
         excess -= renderMessage(original).content.length - renderMessage(trimmed).content.length;
         messages[index] = trimmed;
         trimmedOnes.add(original);
+        promptMessages.replace(state, index, trimmed);
       }
       rendered = await render(messages);
       // Custom handlers may render results differently: finish one result at a time if needed.
@@ -92,6 +94,7 @@ export class BasicPrompter implements StepModule {
         const original = messages[index] as ResultMessage;
         messages[index] = trimmedResult(original);
         trimmedOnes.add(original);
+        promptMessages.replace(state, index, messages[index] as Message);
         rendered = await render(messages);
       }
     }
@@ -103,6 +106,11 @@ export class BasicPrompter implements StepModule {
     state.nextStep = { module: 'generator', args };
   }
 }
+
+/** The path's protocol messages per state, extended turn by turn (R-REQ-1 without O(history) work). */
+const promptMessages = new PathMemo<Message>((node, state) =>
+  toMessage(node, trimmedOriginals(state)),
+);
 
 const renderers = new WeakMap<AgentState, IncrementalRenderer>();
 

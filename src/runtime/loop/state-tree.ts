@@ -1,5 +1,6 @@
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
+import { PathMemo } from './path-memo';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import {
   AGENT_STATE_VERSION,
@@ -166,11 +167,16 @@ function walk(state: AgentState, id: number | null): AgentNode[] {
   return pathTo(state, id);
 }
 
+/** Each path node's protocol message, or undefined for a Vessel choice (kept per state, extended). */
+const pathContext = new PathMemo<Message | undefined>((node) =>
+  node.message.type === 'vessel' ? undefined : node.message,
+);
+
 /** The protocol messages on the path to `id` (Vessel choices left out): the context Calls run in. */
 export function contextMessages(state: AgentState, id: number | null = state.head): Message[] {
   const messages: Message[] = [];
-  for (const node of pathTo(state, id)) {
-    if (node.message.type !== 'vessel') messages.push(node.message);
+  for (const message of pathContext.values(state, pathTo(state, id))) {
+    if (message !== undefined) messages.push(message);
   }
   return messages;
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { AgentNode, AgentState } from 'ideact';
 import {
   appendNode,
+  contextMessages,
   createInitialState,
   markState,
   pathTo,
@@ -25,7 +26,7 @@ const operation = fc.oneof(
   fc.record({ markThenRollback: fc.nat({ max: 3 }) }),
 );
 
-describe('pathTo with the path cache (R-LOOP-1)', () => {
+describe('pathTo and contextMessages with their caches (R-LOOP-1)', () => {
   it('always equals the plain walk, whatever is appended, branched, replaced or rolled back', () => {
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 40 }), (operations) => {
@@ -42,7 +43,11 @@ describe('pathTo with the path cache (R-LOOP-1)', () => {
               change.branchFrom % size,
             );
           } else if ('replaceMessageOf' in change) {
-            state.nodes[change.replaceMessageOf % size]!.message = { type: 'text', text: 'edited' };
+            const node = state.nodes[change.replaceMessageOf % size]!;
+            node.message =
+              node.message.type === 'vessel'
+                ? { type: 'text', text: 'edited' }
+                : { type: 'vessel', calls: [], output: 'edited' };
           } else if ('headTo' in change) {
             state.head = change.headTo % size;
           } else {
@@ -54,6 +59,11 @@ describe('pathTo with the path cache (R-LOOP-1)', () => {
             rollbackState(state, mark);
           }
           expect(pathTo(state)).toEqual(naivePath(state, state.head));
+          expect(contextMessages(state)).toEqual(
+            naivePath(state, state.head)
+              .map((node) => node.message)
+              .filter((message) => message.type !== 'vessel'),
+          );
           const some = state.nodes.length - 1;
           expect(pathTo(state, some)).toEqual(naivePath(state, some));
         }
