@@ -16,7 +16,7 @@ import {
  * top-level `_` meta-fields (e.g. `_outputPath`) are left alone. Returns a new value; throws
  * `UnresolvedReferenceError` (or `UnsafePathError`) when a reference cannot be resolved.
  */
-export function resolveReferences<T>(params: T, context: Message[], instance?: string): T {
+export function resolveReferences<T>(params: T, context: readonly Message[], instance?: string): T {
   const views = new Map<string, { data: unknown } | undefined>();
   const lookup = (kind: string): { data: unknown } | undefined => {
     if (!views.has(kind)) views.set(kind, viewOfKind(context, kind, instance));

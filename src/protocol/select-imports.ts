@@ -6,7 +6,11 @@ import type { Message } from './message';
  * (`input`, `state`, `user`, …) or a message type (`text`, `system`, `result`, `data` = every data,
  * input and state message). With `instance`: global messages plus that instance's; without: all messages of those kinds.
  */
-export function selectImports(context: Message[], kinds: string[], instance?: string): Message[] {
+export function selectImports(
+  context: readonly Message[],
+  kinds: readonly string[],
+  instance?: string,
+): Message[] {
   const allowed = new Set(kinds);
   return context.filter((message) => {
     const wanted =

@@ -10,7 +10,7 @@ export interface ActivityContext {
   /** The Tool schema the Call uses (as the executor knows it). */
   tool: ToolSchema;
   /** The messages this Activity may see: imported messages, or the parent context for inline Tools without `_imports`. */
-  context: Message[];
+  context: readonly Message[];
   /** Aborted when the Call is cancelled (batch failure, `any`/`race` winner, caller's signal); stop work early. */
   signal: AbortSignal;
   /** The instance the Call works on (R-INST-1), if any. */

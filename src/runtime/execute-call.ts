@@ -80,7 +80,7 @@ export interface PreparedCall {
 export async function executeCall(
   env: CallEnvironment,
   call: Call,
-  context: Message[],
+  context: readonly Message[],
   options: CallOptions = {},
 ): Promise<CallRun> {
   const instance = typeof call._instance === 'string' ? call._instance : options.instance;
@@ -157,7 +157,7 @@ function prepare(
   call: Call,
   tool: ToolSchema,
   info: ToolInfo,
-  context: Message[],
+  context: readonly Message[],
   instance: string | undefined,
 ): PreparedCall {
   const raw: Record<string, unknown> = {};
@@ -197,7 +197,7 @@ function resolveActivityName(env: CallEnvironment, tool: ToolSchema): string {
 async function dispatch(
   env: CallEnvironment,
   prepared: PreparedCall,
-  context: Message[],
+  context: readonly Message[],
   signal: AbortSignal,
   reports: Pick<CallOptions, 'onUsage' | 'onNestedRun'>,
 ): Promise<unknown> {

@@ -38,7 +38,7 @@ export function runInlineLatent(prepared: PreparedCall): Promise<unknown> {
 export async function runActivity(
   env: CallEnvironment,
   prepared: PreparedCall,
-  visible: Message[],
+  visible: readonly Message[],
   signal: AbortSignal,
 ): Promise<unknown> {
   const { info } = prepared;

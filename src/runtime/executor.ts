@@ -120,7 +120,7 @@ export class Executor {
    * Executes one Call: resolves to `[result, ...statePatches]` and never throws for the Call's own
    * failures; they become `{ type: 'result', call, error: { code, message } }` (R-CALL-5).
    */
-  call(call: Call, context: Message[], options?: CallOptions): Promise<Message[]>;
+  call(call: Call, context: readonly Message[], options?: CallOptions): Promise<Message[]>;
   /**
    * Typed call: runs `{ _tool: tool.toolName, ...params }` and returns its output, typed by the
    * reference (codegen classes carry the types). THROWS the typed IdeactError when the Call fails;
@@ -157,27 +157,31 @@ export class Executor {
   }
 
   /** Like {@link call} but also returns the output or the typed error (for loop modules). */
-  run(call: Call, context: Message[], options?: CallOptions): Promise<CallRun> {
+  run(call: Call, context: readonly Message[], options?: CallOptions): Promise<CallRun> {
     return executeCall(this.environment, call, context, options);
   }
 
   /** All must succeed (R-CALL-4): on the first failure, the rest is cancelled. */
-  all(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+  all(calls: Call[], context: readonly Message[], options?: BatchOptions): Promise<BatchResult> {
     return this.batch('all', calls, context, options);
   }
 
   /** First success wins; the others are cancelled. `ok` is false when every Call failed. */
-  any(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+  any(calls: Call[], context: readonly Message[], options?: BatchOptions): Promise<BatchResult> {
     return this.batch('any', calls, context, options);
   }
 
   /** First settled (success or failure) wins; the others are cancelled. */
-  race(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+  race(calls: Call[], context: readonly Message[], options?: BatchOptions): Promise<BatchResult> {
     return this.batch('race', calls, context, options);
   }
 
   /** Runs every Call regardless of failures (what an Actor does with the LLM's Calls). */
-  allSettled(calls: Call[], context: Message[], options?: BatchOptions): Promise<BatchResult> {
+  allSettled(
+    calls: Call[],
+    context: readonly Message[],
+    options?: BatchOptions,
+  ): Promise<BatchResult> {
     return this.batch('allSettled', calls, context, options);
   }
 
@@ -202,7 +206,7 @@ export class Executor {
   private batch(
     mode: BatchMode,
     calls: Call[],
-    context: Message[],
+    context: readonly Message[],
     options: BatchOptions = {},
   ): Promise<BatchResult> {
     return runBatch(

@@ -127,7 +127,7 @@ describe('Executor: Scope × Method (R-CALL-1..3)', () => {
   });
 
   it('gives an inline Activity the parent context, or only the imports when _imports is set', async () => {
-    const seen: Record<string, Message[]> = {};
+    const seen: Record<string, readonly Message[]> = {};
     const record =
       (name: string) => (_params: Record<string, unknown>, context: ActivityContext) => {
         seen[name] = context.context;
@@ -213,7 +213,7 @@ describe('Executor: references, imports, output paths, instances', () => {
   });
 
   it('honours dynamic _imports only within the declared enum (R-IMP-1)', async () => {
-    const seen: Message[][] = [];
+    const seen: Array<readonly Message[]> = [];
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [
@@ -244,7 +244,7 @@ describe('Executor: references, imports, output paths, instances', () => {
   });
 
   it('scopes imports to the Call instance (R-INST-1)', async () => {
-    let imported: Message[] = [];
+    let imported: readonly Message[] = [];
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [tool('look', { _imports: { const: ['state'] } })],

@@ -16,7 +16,7 @@ export interface ToolSource {
 export interface CallRunner {
   /** Registered Activity names, so the Vessel hides `_output` of Tools explicit by name (R-TOOL-2). */
   readonly activityNames?: ReadonlySet<string>;
-  call(call: Call, context: Message[], options?: CallOptions): Promise<Message[]>;
+  call(call: Call, context: readonly Message[], options?: CallOptions): Promise<Message[]>;
 }
 
 /** Per-run settings the step modules read; everything here is a run option, not state. */

@@ -7,7 +7,7 @@ import { prepareRequest } from '../request/prepare-request';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentNode, AgentState, GeneratorStep, VesselMessage } from './agent-state';
 import { PathMemo } from './path-memo';
-import { pathTo } from './state-tree';
+import { pathView } from './state-tree';
 import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
 
@@ -46,18 +46,18 @@ function trimmedResult(original: ResultMessage): ResultMessage {
 export class BasicPrompter implements StepModule {
   async run(agent: AgentRuntime): Promise<void> {
     const { state, settings } = agent;
-    const path = pathTo(state);
+    const path = pathView(state);
     const trimmedOnes = trimmedOriginals(state);
-    const messages = promptMessages.values(state, path);
+    let messages = promptMessages.values(state, path);
     const { schema } = await vesselSchemaFor(agent);
     // With the default handlers only, the prompt is rendered incrementally (what was rendered last
     // turn is reused), so a turn costs the same at turn 200 as at turn 2; the output is identical.
     const incremental =
       (settings.handlers ?? []).length === 0 ? incrementalRendererFor(state) : undefined;
     let config: RequestConfig = {};
-    const render = async (context: Message[]): Promise<ChatMessage[]> => {
+    const render = async (context: readonly Message[]): Promise<ChatMessage[]> => {
       if (incremental !== undefined) return incremental.render(context);
-      const draft = await prepareRequest({ context, schema }, {}, settings.handlers);
+      const draft = await prepareRequest({ context: [...context], schema }, {}, settings.handlers);
       config = draft.config;
       return draft.messages;
     };
@@ -76,14 +76,16 @@ export class BasicPrompter implements StepModule {
             : -1,
         )
         .filter((index) => index >= 0);
+      const editable = [...messages];
+      messages = editable;
       let excess = characters(rendered) - budget * 4;
       let next = 0;
       for (; next < trimmable.length && excess > 0; next++) {
         const index = trimmable[next] as number;
-        const original = messages[index] as ResultMessage;
+        const original = editable[index] as ResultMessage;
         const trimmed = trimmedResult(original);
         excess -= renderMessage(original).content.length - renderMessage(trimmed).content.length;
-        messages[index] = trimmed;
+        editable[index] = trimmed;
         trimmedOnes.add(original);
         promptMessages.replace(state, index, trimmed);
       }
@@ -91,10 +93,10 @@ export class BasicPrompter implements StepModule {
       // Custom handlers may render results differently: finish one result at a time if needed.
       for (; next < trimmable.length && estimateTokens(rendered) > budget; next++) {
         const index = trimmable[next] as number;
-        const original = messages[index] as ResultMessage;
-        messages[index] = trimmedResult(original);
+        const original = editable[index] as ResultMessage;
+        editable[index] = trimmedResult(original);
         trimmedOnes.add(original);
-        promptMessages.replace(state, index, messages[index] as Message);
+        promptMessages.replace(state, index, editable[index] as Message);
         rendered = await render(messages);
       }
     }

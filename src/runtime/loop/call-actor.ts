@@ -8,7 +8,7 @@ import { createLimiter } from '../concurrency';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentState, NodeMetadata, TokenUsage, VesselMessage } from './agent-state';
 import { assertDecisions, type ConfirmDecision } from './confirm';
-import { appendNode, contextMessages, getNode } from './state-tree';
+import { appendNode, contextView, getNode } from './state-tree';
 import type { StepModule } from './step-module';
 import { addUsage, emptyUsage, sumUsage } from './usage';
 
@@ -44,13 +44,13 @@ export class CallActor implements StepModule {
     const pending = vessel.calls
       .map((call, index) => ({ call, index }))
       .filter(({ index }) => !completed.has(index));
-    const context = contextMessages(state, vesselNode.id);
+    const context = contextView(state, vesselNode.id);
 
     let decisions: ConfirmDecision[] = pending.map(() => ({ approve: true }));
     if (settings.confirm !== undefined && pending.length > 0) {
       const answer: unknown = await settings.confirm(
         pending.map(({ call }) => structuredClone(call)),
-        structuredClone(context),
+        structuredClone(context) as Message[],
       );
       assertDecisions(answer, pending.length);
       decisions = answer;

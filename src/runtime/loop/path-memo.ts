@@ -17,8 +17,8 @@ export class PathMemo<T> {
 
   constructor(private readonly map: (node: AgentNode, state: AgentState) => T) {}
 
-  /** The values for `path` (a path of `state`, root first), as a new array. */
-  values(state: AgentState, path: readonly AgentNode[]): T[] {
+  /** The values for `path` (a path of `state`, root first); read-only: copy it to change it. */
+  values(state: AgentState, path: readonly AgentNode[]): readonly T[] {
     let entry = this.entries.get(state);
     if (entry === undefined || !extendsEntry(entry, path)) {
       entry = { nodes: [], messages: [], values: [] };
@@ -30,7 +30,7 @@ export class PathMemo<T> {
       entry.messages.push(node.message);
       entry.values.push(this.map(node, state));
     }
-    return entry.values.slice();
+    return entry.values;
   }
 
   /** Replaces the value kept for the node at `index` of the last path (e.g. a trimmed result). */

@@ -121,9 +121,14 @@ const paths = new WeakMap<AgentState, AgentNode[]>();
 /**
  * The nodes from the root to `id` (inclusive), in order: the conversation the LLM sees. A walk that
  * extends the previous one reuses it (checked node by node: same node objects and parent links), so
- * a turn does not walk the whole tree of a long run again.
+ * a turn does not walk the whole tree of a long run again. Returns a new array.
  */
 export function pathTo(state: AgentState, id: number | null = state.head): AgentNode[] {
+  return pathView(state, id).slice();
+}
+
+/** {@link pathTo} without the copy, for callers that only read it. @internal */
+export function pathView(state: AgentState, id: number | null = state.head): readonly AgentNode[] {
   const tail: AgentNode[] = [];
   const cache = paths.get(state);
   const last = cache?.at(-1);
@@ -141,14 +146,14 @@ export function pathTo(state: AgentState, id: number | null = state.head): Agent
     current = node.parent;
   }
   tail.reverse();
-  const path =
-    current !== null && cache !== undefined && stillValid(state, cache)
-      ? cache.concat(tail)
-      : current === null
-        ? tail
-        : walk(state, id);
+  if (current !== null && cache !== undefined && stillValid(state, cache)) {
+    // Extended in place: a path handed out earlier grows with it (read-only views, read at once).
+    for (const node of tail) cache.push(node);
+    return cache;
+  }
+  const path = current === null ? tail : walk(state, id);
   paths.set(state, path);
-  return path.slice();
+  return path;
 }
 
 /** True when the cached path is still the state's: the same node objects and parent links. */
@@ -164,7 +169,7 @@ function stillValid(state: AgentState, cache: readonly AgentNode[]): boolean {
 /** The uncached walk (used when the cached path no longer holds). */
 function walk(state: AgentState, id: number | null): AgentNode[] {
   paths.delete(state);
-  return pathTo(state, id);
+  return pathView(state, id) as AgentNode[];
 }
 
 /** Each path node's protocol message, or undefined for a Vessel choice (kept per state, extended). */
@@ -172,13 +177,35 @@ const pathContext = new PathMemo<Message | undefined>((node) =>
   node.message.type === 'vessel' ? undefined : node.message,
 );
 
+/** The last context built per state: the memo values it was built from, and the messages. */
+const contexts = new WeakMap<
+  AgentState,
+  { from: readonly unknown[]; length: number; messages: Message[] }
+>();
+
 /** The protocol messages on the path to `id` (Vessel choices left out): the context Calls run in. */
 export function contextMessages(state: AgentState, id: number | null = state.head): Message[] {
-  const messages: Message[] = [];
-  for (const message of pathContext.values(state, pathTo(state, id))) {
-    if (message !== undefined) messages.push(message);
+  return contextView(state, id).slice();
+}
+
+/**
+ * {@link contextMessages} without the copy: extended in place as the run grows, so read it now (a
+ * Call's context during one Actor step) and copy what you keep. @internal
+ */
+export function contextView(state: AgentState, id: number | null = state.head): readonly Message[] {
+  const values = pathContext.values(state, pathView(state, id));
+  let cached = contexts.get(state);
+  // Same memo array, grown or equal: only the new nodes need looking at.
+  if (cached === undefined || cached.from !== values || cached.length > values.length) {
+    cached = { from: values, length: 0, messages: [] };
+    contexts.set(state, cached);
   }
-  return messages;
+  for (let index = cached.length; index < values.length; index++) {
+    const message = values[index];
+    if (message !== undefined) cached.messages.push(message);
+  }
+  cached.length = values.length;
+  return cached.messages;
 }
 
 /**

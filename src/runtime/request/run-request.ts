@@ -109,8 +109,9 @@ export async function runRenderedRequest(
   const schemaName = config.schemaName ?? 'solution';
   validateJson(schema, null); // fails fast with InvalidSchemaError before any tokens are spent
   const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
-  const firstMessages = [...draft.messages];
-  let conversation = [...draft.messages];
+  // Copied only when a repair extends the conversation (the provider must not change the messages).
+  const firstMessages = draft.messages;
+  let conversation = draft.messages;
   let usage = emptyUsage();
   for (let repairs = 0; ; repairs++) {
     if (options.signal?.aborted) throw new RequestAbortedError({ cause: options.signal.reason });
