@@ -137,6 +137,18 @@ async function formatMarkdown(text) {
   }
 }
 
+/** BENCH_ONLY=w1,w4 runs only those workloads (the others report `n/a (not run)`). */
+function selected(workload) {
+  const only = process.env.BENCH_ONLY;
+  return (
+    !only ||
+    only
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .includes(workload)
+  );
+}
+
 /** Medians over the rounds' samples (each child: one warm-up run, then one measured run). */
 function aggregate(results) {
   const failed = results.find((result) => describe(result));
@@ -194,7 +206,7 @@ async function main() {
   // W1–W3: one process per framework per round, frameworks interleaved within each round, so that
   // load drift on a shared machine affects every framework alike.
   const shared = { w1: {}, w2: {}, w3: {} };
-  for (const workload of Object.keys(shared)) {
+  for (const workload of Object.keys(shared).filter(selected)) {
     const rounds = Object.fromEntries(FRAMEWORKS.map((framework) => [framework.id, []]));
     for (let round = 0; round < runs; round++) {
       log(`bench: ${workload} round ${round + 1}/${runs}`);
@@ -213,7 +225,7 @@ async function main() {
     }
   }
   const only = {};
-  for (const workload of ['w4', 'w5', 'w6', 'w7', 'w8']) {
+  for (const workload of ['w4', 'w5', 'w6', 'w7', 'w8'].filter(selected)) {
     log(`bench: ${workload} ideact …`);
     only[workload] = runChild('ideact-only.mjs', [workload]);
     log(`bench:   ${describe(only[workload]) ?? 'ok'} (${only[workload].seconds} s)`);
@@ -391,10 +403,13 @@ async function main() {
   const summary =
     `summary: overhead_ratio_vs_best_peer=${formatRatio(overheadRatio)} ` +
     `parallel_ratio=${formatRatio(parallelRatio)} module_token_saving=${formatRatio(tokenSaving)}`;
-  writeFileSync(
-    path.join(BENCH, 'RESULTS.md'),
-    await formatMarkdown(`${report.join('\n')}\n\n\`${summary}\`\n`),
-  );
+  // A partial run (BENCH_ONLY) does not replace the record of the latest full run.
+  if (!process.env.BENCH_ONLY) {
+    writeFileSync(
+      path.join(BENCH, 'RESULTS.md'),
+      await formatMarkdown(`${report.join('\n')}\n\n\`${summary}\`\n`),
+    );
+  }
   log();
   for (const line of report) log(line);
   log();
