@@ -62,6 +62,12 @@ function summarise(file, filter) {
     process.stdout.write(`  ${ms.toFixed(1).padStart(8)} ms  ${name}\n`);
 }
 
+// Piping into `head` closes stdout early; that is not an error.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(0);
+});
+
 const args = process.argv.slice(2);
 const filterArgument = args.find((argument) => argument.startsWith('--filter='));
 const filter = filterArgument ? filterArgument.slice('--filter='.length) : undefined;
