@@ -223,13 +223,15 @@ async function w6(runs) {
   const { renderMessages } = loadIdeact();
   const sizes = [];
   for (const size of RENDER_SIZES) {
-    const messages = dataMessages(size);
-    // Small inputs are repeated so that each sample lasts long enough to time.
+    // Small inputs are repeated so that each sample lasts long enough to time. Every repeat renders
+    // fresh message objects (built before the clock starts): ideact caches renders per message
+    // object, and W6 measures rendering, not cache hits.
     const repeats = Math.max(1, Math.floor(20000 / size));
     const samples = await warmAndMeasure(runs, async () => {
+      const batches = Array.from({ length: repeats }, () => dataMessages(size));
       const started = performance.now();
       let rendered;
-      for (let repeat = 0; repeat < repeats; repeat++) rendered = renderMessages(messages);
+      for (const messages of batches) rendered = renderMessages(messages);
       if (!Array.isArray(rendered) || rendered.length === 0)
         throw new Error('W6: renderMessages returned nothing');
       return (performance.now() - started) / repeats;
