@@ -17,16 +17,17 @@ export async function saveState(file: string, state: AgentState): Promise<void> 
     `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
   );
   const text = `${JSON.stringify(state, null, 2)}\n`;
-  const handle = await fs.open(temp, 'w');
   try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await fs.open(temp, 'w');
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(temp, file);
   } catch (error) {
+    // The previous state file is untouched; do not leave a partial temp file beside it.
     await fs.rm(temp, { force: true });
     throw error;
   }
