@@ -53,6 +53,17 @@ export async function runBatch(
   if (outer?.aborted) forward();
   else outer?.addEventListener('abort', forward, { once: true });
 
+  // One listener for the whole batch (not one per Call, which trips Node's listener-leak warning
+  // past ten Calls); it aborts the signals of the Calls in flight.
+  const inFlight = new Set<AbortController>();
+  controller.signal.addEventListener(
+    'abort',
+    () => {
+      for (const own of inFlight) own.abort(controller.signal.reason);
+    },
+    { once: true },
+  );
+
   const runs: CallRun[] = new Array<CallRun>(calls.length);
   let winner: number | undefined;
 
@@ -80,13 +91,12 @@ export async function runBatch(
           }
           // A signal per Call, unlinked once it settles: a finished Call never sees a later abort.
           const own = new AbortController();
-          const forwardToCall = (): void => own.abort(controller.signal.reason);
-          controller.signal.addEventListener('abort', forwardToCall, { once: true });
+          inFlight.add(own);
           let run: CallRun;
           try {
             run = await runOne(call, own.signal);
           } finally {
-            controller.signal.removeEventListener('abort', forwardToCall);
+            inFlight.delete(own);
           }
           runs[index] = run;
           decide(index, run);

@@ -201,3 +201,52 @@ describe('Executor batches (R-CALL-4)', () => {
     ).toBe(true);
   });
 });
+
+describe('batches of many Calls (R-CALL-4)', () => {
+  it('adds one abort listener per batch signal, not one per Call (Node warns past ten on one signal)', async () => {
+    // Count the abort listeners each signal holds at once while the batch runs.
+    const counts = new Map<EventTarget, number>();
+    let most = 0;
+    const add = EventTarget.prototype.addEventListener;
+    const remove = EventTarget.prototype.removeEventListener;
+    const addSpy = jest
+      .spyOn(EventTarget.prototype, 'addEventListener')
+      .mockImplementation(function (
+        this: EventTarget,
+        ...args: Parameters<EventTarget['addEventListener']>
+      ) {
+        if (args[0] === 'abort') {
+          counts.set(this, (counts.get(this) ?? 0) + 1);
+          most = Math.max(most, counts.get(this)!);
+        }
+        return add.apply(this, args);
+      });
+    const removeSpy = jest
+      .spyOn(EventTarget.prototype, 'removeEventListener')
+      .mockImplementation(function (
+        this: EventTarget,
+        ...args: Parameters<EventTarget['removeEventListener']>
+      ) {
+        if (args[0] === 'abort') counts.set(this, (counts.get(this) ?? 1) - 1);
+        return remove.apply(this, args);
+      });
+    try {
+      const executor = new Executor({
+        provider: new ScriptedProvider([]),
+        tools: [
+          { type: 'object', properties: { _tool: { const: 'echo' }, n: { type: 'number' } } },
+        ],
+        activities: { echo: async (params) => params.n },
+        concurrency: 50,
+      });
+      const calls = Array.from({ length: 30 }, (_, n) => ({ _tool: 'echo', n }));
+      const batch = await executor.all(calls, []);
+      expect(batch.ok).toBe(true);
+      expect(batch.results).toHaveLength(30);
+      expect(most).toBeLessThanOrEqual(2);
+    } finally {
+      addSpy.mockRestore();
+      removeSpy.mockRestore();
+    }
+  });
+});
