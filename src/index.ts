@@ -99,6 +99,14 @@ export {
 } from './protocol/vessel-schema';
 export type { CallSchemaOptions } from './protocol/vessel-schema';
 export { parseVessel } from './protocol/parse-vessel';
+export {
+  forEachSubschema,
+  mapSubschemas,
+  walkSchema,
+  isSchemaObject,
+  locationPointer,
+} from './protocol/schema-walk';
+export type { SchemaNode, SubschemaLocation } from './protocol/schema-walk';
 export { resolveReferences } from './protocol/resolve-references';
 export { applyOutputPath } from './protocol/apply-output-path';
 export { selectImports } from './protocol/select-imports';
