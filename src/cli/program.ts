@@ -101,11 +101,18 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       'write nothing; exit 1 and name the files that are stale or missing (for CI)',
     )
     .option(
+      '--allow-remote-refs',
+      'download http(s) $refs while generating types (default: off, a remote $ref is an error)',
+    )
+    .option(
       '--module-root <dir>',
       'root the @Module paths are relative to (default: the current directory)',
     )
     .action(
-      async (paths: string[], options: { out: string; check?: boolean; moduleRoot?: string }) =>
+      async (
+        paths: string[],
+        options: { out: string; check?: boolean; moduleRoot?: string; allowRemoteRefs?: boolean },
+      ) =>
         run(async () =>
           (await import('./commands/codegen-command')).codegenCommand(paths, options, io),
         ),

@@ -15,6 +15,11 @@ export interface CodegenOptions {
   check?: boolean;
   /** Root the `@Module(...)` paths are relative to; every Idea must lie inside it. Default: cwd. */
   moduleRoot?: string;
+  /**
+   * Download http(s) `$ref`s while generating types. Off by default: codegen stays offline and a remote
+   * `$ref` is an `InvalidSchemaError` (a `$ref` into the schema's own `$id` always resolves locally).
+   */
+  allowRemoteRefs?: boolean;
 }
 
 /** What happened to one output file. */
@@ -76,6 +81,7 @@ export async function generateFromIdeas(
       ideaFile: entry.ideaFile,
       modulePath,
       cwd: path.dirname(path.resolve(entry.ideaFile)),
+      allowRemoteRefs: options.allowRemoteRefs === true,
     });
     warnings.push(...generated.warnings);
     const existing = await readIfExists(entry.outFile);

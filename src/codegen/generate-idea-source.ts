@@ -1,4 +1,5 @@
 import { CodegenError } from '../errors/codegen.error';
+import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { Idea } from '../protocol/idea';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
@@ -8,6 +9,7 @@ import { ImportSet, type ClassModel, type CodegenWarning } from './codegen-model
 import { generateTypes, type GeneratedTypes } from './generate-types';
 import { renderLiteral } from './literal';
 import { ideaBaseName, propertyKey, quote, toPascalCase } from './naming';
+import { localizeReferences } from './schema-references';
 
 /** What {@link generateIdeaSource} needs besides the Idea. */
 export interface IdeaSourceOptions {
@@ -17,6 +19,8 @@ export interface IdeaSourceOptions {
   modulePath: string;
   /** Directory external `$ref`s resolve against (the Idea file's directory). */
   cwd: string;
+  /** Download http(s) `$ref`s; without it such a `$ref` is an `InvalidSchemaError` (codegen stays offline). */
+  allowRemoteRefs?: boolean;
 }
 
 /** One generated TypeScript file. */
@@ -103,15 +107,23 @@ export async function generateIdeaSource(
       'the input message has no schema; params are typed as an open object and not validated',
     );
   }
-  const inputSchema: JSONSchema = input.schema ?? { type: 'object', properties: {} };
   const inputPath = input.index === undefined ? '/context' : `/context/${input.index}/schema`;
+  const references = {
+    ideaFile: options.ideaFile,
+    allowRemoteRefs: options.allowRemoteRefs === true,
+  };
+  const inputSchema: JSONSchema = localizeReferences(
+    input.schema ?? { type: 'object', properties: {} },
+    { ...references, jsonPath: inputPath },
+  );
+  const outputSchema = localizeReferences(idea.schema, { ...references, jsonPath: '/schema' });
 
   const taken = new Set<string>([className, ...RESERVED_NAMES]);
   const inputTypes =
     input.schema === undefined
       ? noInputTypes(`${className}Input`, input.index === undefined, taken)
       : await typesFor(inputSchema, `${className}Input`, taken, options, inputPath);
-  const outputTypes = await typesFor(idea.schema, `${className}Output`, taken, options, '/schema');
+  const outputTypes = await typesFor(outputSchema, `${className}Output`, taken, options, '/schema');
 
   const imports = new ImportSet();
   const classes =
@@ -202,9 +214,14 @@ async function typesFor(
   jsonPath: string,
 ): Promise<GeneratedTypes> {
   try {
-    let types = await generateTypes(schema, rootName, { cwd: options.cwd });
+    const typeOptions = {
+      cwd: options.cwd,
+      ideaFile: options.ideaFile,
+      allowRemoteRefs: options.allowRemoteRefs,
+    };
+    let types = await generateTypes(schema, rootName, typeOptions);
     if (types.names.some((name) => taken.has(name))) {
-      types = await generateTypes(schema, rootName, { cwd: options.cwd, prefix: rootName });
+      types = await generateTypes(schema, rootName, { ...typeOptions, prefix: rootName });
     }
     const clash = types.names.find((name) => taken.has(name));
     if (clash !== undefined) {
@@ -218,7 +235,7 @@ async function typesFor(
     for (const name of types.names) taken.add(name);
     return types;
   } catch (error) {
-    if (CodegenError.isInstance(error)) throw error;
+    if (CodegenError.isInstance(error) || InvalidSchemaError.isInstance(error)) throw error;
     throw new CodegenError({
       file: options.ideaFile,
       jsonPath,

@@ -1,5 +1,6 @@
 import type { JSONSchema } from '../protocol/json-schema';
 import { toPascalCase } from './naming';
+import { referenceResolverOptions, remoteReferenceError } from './schema-references';
 
 /** The TypeScript declarations json-schema-to-typescript produced for one schema, and their names. */
 export interface GeneratedTypes {
@@ -24,12 +25,13 @@ const STYLE = {
  * Compiles `schema` to TypeScript declarations whose root type is named `rootName`
  * (json-schema-to-typescript; nested titled schemas and `$ref`/`definitions`/`$defs` become their
  * own exported types). With `prefix`, every nested named type is prefixed so that two schemas
- * compiled into one file cannot declare the same name twice. `cwd` resolves external `$ref`s.
+ * compiled into one file cannot declare the same name twice. `cwd` resolves external `$ref`s;
+ * http(s) `$ref`s (also inside referenced files) fail with `InvalidSchemaError` unless allowed.
  */
 export async function generateTypes(
   schema: JSONSchema,
   rootName: string,
-  options: { prefix?: string; cwd: string },
+  options: { prefix?: string; cwd: string; ideaFile: string; allowRemoteRefs?: boolean },
 ): Promise<GeneratedTypes> {
   // Lazy: json-schema-to-typescript pulls in prettier; the CLI loads it only for `codegen`.
   const { compile } = await import('json-schema-to-typescript');
@@ -38,6 +40,7 @@ export async function generateTypes(
   delete root.$schema;
   root.title = rootName;
   const prefix = options.prefix;
+  const blocked: string[] = [];
   const source = await compile(root as Parameters<typeof compile>[0], rootName, {
     bannerComment: '',
     additionalProperties: false,
@@ -47,6 +50,7 @@ export async function generateTypes(
     unreachableDefinitions: false,
     ignoreMinAndMaxItems: true,
     cwd: options.cwd,
+    $refOptions: referenceResolverOptions(options.allowRemoteRefs === true, blocked),
     format: true,
     style: { ...STYLE },
     customName:
@@ -57,6 +61,10 @@ export async function generateTypes(
             const own = node.title ?? node.$id ?? keyNameFromDefinition;
             return own === undefined ? undefined : `${prefix}${toPascalCase(own)}`;
           },
+  }).catch((error: unknown) => {
+    if (blocked.length > 0)
+      throw remoteReferenceError(blocked[0]!, options.ideaFile, undefined, error);
+    throw error;
   });
   return { source: source.trim(), names: declaredNames(source, rootName) };
 }

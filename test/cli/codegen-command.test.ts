@@ -1,4 +1,6 @@
 import { promises as fs } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT, runCli } from './run-cli';
@@ -88,6 +90,52 @@ describe('ideact codegen', () => {
     expect(result.stderr).toContain(`ideact: Invalid Idea in ${broken}`);
     expect(result.stderr).toContain('not valid JSON');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a remote $ref exits 2 naming it without a request; --allow-remote-refs fetches it (issue 14, item 10)', async () => {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ type: 'string', enum: ['calm', 'wild'] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const reference = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mood.json`;
+      const idea = path.join(workDir, 'song.json');
+      await fs.writeFile(
+        idea,
+        JSON.stringify({
+          context: [{ type: 'system', text: 'Write a song.' }],
+          schema: { type: 'object', properties: { mood: { $ref: reference } } },
+        }),
+      );
+      const out = path.join(workDir, 'out');
+      const refused = await runCli(['codegen', idea, '--out', out, '--module-root', workDir]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `ideact: The schema in ${idea} at /schema/properties/mood/$ref`,
+      );
+      expect(refused.stderr).toContain(`"${reference}"`);
+      expect(refused.stderr).toContain('--allow-remote-refs');
+      expect(requests).toEqual([]);
+
+      const allowed = await runCli([
+        'codegen',
+        idea,
+        '--out',
+        out,
+        '--module-root',
+        workDir,
+        '--allow-remote-refs',
+      ]);
+      expect(allowed.stderr).not.toContain('ideact:');
+      expect(allowed.code).toBe(0);
+      expect(requests).toEqual(['/mood.json']);
+      expect(await fs.readFile(path.join(out, 'song.ts'), 'utf8')).toMatch(/'calm' \| 'wild'/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('--out is required', async () => {

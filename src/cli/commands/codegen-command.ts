@@ -10,10 +10,12 @@ export interface CodegenCommandOptions {
   check?: boolean;
   /** Root of the `@Module` paths. */
   moduleRoot?: string;
+  /** Download http(s) `$ref`s (off by default: codegen stays offline). */
+  allowRemoteRefs?: boolean;
 }
 
 /**
- * `ideact codegen <paths...> --out <dir> [--check]`: writes (or checks) one `.ts` file per Idea, prints
+ * `ideact codegen <paths...> --out <dir> [--check] [--allow-remote-refs]`: writes (or checks) one `.ts` file per Idea, prints
  * one line per file on stdout and the warnings (file and JSON path) on stderr. With `--check`, exit 1
  * when a file is stale or missing.
  */
@@ -27,6 +29,7 @@ export async function codegenCommand(
     outDir: options.out,
     check: options.check === true,
     moduleRoot: options.moduleRoot,
+    allowRemoteRefs: options.allowRemoteRefs === true,
   });
   for (const warning of result.warnings) {
     io.stderr(`warning: ${warning.ideaFile} at ${warning.jsonPath}: ${warning.message}\n`);
