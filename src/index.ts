@@ -85,7 +85,7 @@ export { dataView } from './protocol/data-view';
 export type { DataMessageView } from './protocol/data-view';
 export { mergeDataMessages } from './protocol/merge-data';
 export { renderMessages, renderMessage, renderData } from './protocol/render-messages';
-export { IncrementalRenderer } from './protocol/incremental-renderer';
+export { IncrementalRenderer } from './runtime/loop/incremental-renderer';
 export { viewOfKind } from './protocol/kind-view';
 export { readTool, resolveActivity, toolName } from './protocol/read-tool';
 export type { ToolInfo, ToolImports, ToolOutputPath } from './protocol/tool-info';

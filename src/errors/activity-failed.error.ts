@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /** An Activity threw (a non-ideact error); the original message is kept (R-CALL-5). */
-export class ActivityFailedError extends IdeactError {
+export class ActivityFailedError extends ExecutionError {
   static override readonly code = 'ACTIVITY_FAILED';
-  static override readonly fault = 'runtime' as const;
 
   /** The Tool the Call used. */
   readonly toolName: string;

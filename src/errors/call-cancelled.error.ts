@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /** A Call was not started or was aborted: its batch failed or was decided, or the caller aborted (R-CALL-4). */
-export class CallCancelledError extends IdeactError {
+export class CallCancelledError extends ExecutionError {
   static override readonly code = 'CALL_CANCELLED';
-  static override readonly fault = 'runtime' as const;
 
   /** The Tool the cancelled Call used. */
   readonly toolName: string;

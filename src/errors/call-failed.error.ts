@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /**
  * A Call failed for a reason that is not an ideact error and not an Activity's own failure (e.g. an
  * I/O error while loading a module, a custom ModuleRunner that threw); the original message is kept.
  */
-export class CallFailedError extends IdeactError {
+export class CallFailedError extends ExecutionError {
   static override readonly code = 'CALL_FAILED';
-  static override readonly fault = 'runtime' as const;
 
   /** The Tool the Call used. */
   readonly toolName: string;

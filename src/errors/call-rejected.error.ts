@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /**
  * A human (the `confirm` hook, R-LOOP-4) rejected a Call before it ran. Never thrown out of a run: it
  * becomes the Call's `result` error, so the LLM sees the reason on the next turn.
  */
-export class CallRejectedError extends IdeactError {
+export class CallRejectedError extends ExecutionError {
   static override readonly code = 'CALL_REJECTED';
-  static override readonly fault = 'runtime' as const;
 
   /** The tool of the rejected Call. */
   readonly toolName: string;

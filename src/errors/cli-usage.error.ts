@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /**
  * The `ideact` command was called with a bad argument value (e.g. `--input` that is not JSON, a
  * `--max-turns` that is not a positive integer). The CLI prints the message and exits with code 2.
  */
-export class CliUsageError extends IdeactError {
+export class CliUsageError extends InputError {
   static override readonly code = 'CLI_USAGE';
-  static override readonly fault = 'configuration' as const;
 
   /** The option or argument at fault, e.g. `--input`. */
   readonly option: string;

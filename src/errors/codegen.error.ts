@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /**
  * Codegen cannot turn an Idea into a TypeScript file: the Idea lies outside the module root, two Ideas
  * map to the same output file, or json-schema-to-typescript rejects a schema.
  */
-export class CodegenError extends IdeactError {
+export class CodegenError extends InputError {
   static override readonly code = 'CODEGEN_FAILED';
-  static override readonly fault = 'configuration' as const;
 
   /** The Idea file at fault. */
   readonly file: string;

@@ -1,13 +1,12 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 import { withPotentialSolutions } from './potential-solutions';
 
 /**
  * The configuration given to `createContainer()` is inconsistent (duplicate tool names, an `_activity`
  * nobody registered, a class that is not a tool, …). Thrown at container start, before any LLM call.
  */
-export class ContainerConfigurationError extends IdeactError {
+export class ContainerConfigurationError extends ConfigurationError {
   static override readonly code = 'CONTAINER_CONFIGURATION';
-  static override readonly fault = 'configuration' as const;
 
   /** The config field at fault: `tools`, `activities`, `provider`, … */
   readonly setting: string;

@@ -1,13 +1,12 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 import { withPotentialSolutions } from './potential-solutions';
 
 /**
  * An ideact decorator (`@Tool`, `@Output`, `@Module`, …) is misused: thrown when the decorator runs or
  * when the class is turned into a tool schema. The message ends with a "Potential solutions" list.
  */
-export class DecoratorError extends IdeactError {
+export class DecoratorError extends ConfigurationError {
   static override readonly code = 'DECORATOR_MISUSE';
-  static override readonly fault = 'configuration' as const;
 
   /** The decorator at fault, e.g. `@Module`. */
   readonly decorator: string;

@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /** An Idea file (or a directory of Ideas) given to codegen or the CLI does not exist. */
-export class IdeaFileNotFoundError extends IdeactError {
+export class IdeaFileNotFoundError extends InputError {
   static override readonly code = 'IDEA_FILE_NOT_FOUND';
-  static override readonly fault = 'configuration' as const;
 
   /** The path as given. */
   readonly file: string;

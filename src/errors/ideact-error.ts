@@ -1,9 +1,16 @@
-const MARKER = Symbol.for('ideact.error');
+/**
+ * The brand every ideact error carries, registered globally (`Symbol.for`) so that two copies of the
+ * package recognise each other's errors. Its value is the lineage: the codes of the error's class and
+ * of every ideact parent class, e.g. `['INVALID_VESSEL', 'MODEL_BEHAVIOR', 'IDEACT_ERROR']`.
+ */
+const BRAND = Symbol.for('ideact.error');
 
-/** Who is at fault for an error; tells a user where to look first. */
+/** Who must act on an error; tells a user where to look first. */
 export type ErrorFault =
-  /** The developer's configuration, declarations or files. */
+  /** The developer's code, declarations or configuration. */
   | 'configuration'
+  /** The user's input: Idea files, state files, command-line arguments. */
+  | 'input'
   /** The model's output (invalid JSON, schema violations, refusals). */
   | 'model'
   /** The LLM provider or the network. */
@@ -21,7 +28,8 @@ export interface IdeactErrorOptions {
 
 /**
  * Base class of every error ideact throws. `code` is stable across versions (match on it, not on
- * the message); `isInstance()` works across duplicate installs because it checks a global marker.
+ * the message); `isInstance()` works across duplicate installs and for parent classes because it
+ * checks a global brand that lists the codes of the error's class lineage.
  */
 export class IdeactError extends Error {
   /** Stable machine-readable code of this error class; subclasses override it. */
@@ -39,26 +47,49 @@ export class IdeactError extends Error {
     this.name = constructor.name;
     this.code = constructor.code;
     this.fault = constructor.fault;
-    Object.defineProperty(this, MARKER, { value: true, enumerable: false });
+    Object.defineProperty(this, BRAND, { value: lineageOf(constructor), enumerable: false });
   }
 
   /**
-   * True when `error` is an ideact error of this class (by marker and code, so it also holds for
-   * errors thrown by another copy of the package). On `IdeactError` itself: any ideact error.
+   * True when `error` is an ideact error of this class or of a subclass, by the brand's lineage of
+   * codes, so it also holds for errors thrown by another copy of the package and for group parents
+   * (`ModelBehaviorError.isInstance(invalidVessel)`). On `IdeactError` itself: any ideact error.
    */
   static isInstance<T extends IdeactError>(
     this: (abstract new (...args: never[]) => T) & { readonly code: string },
     error: unknown,
   ): error is T {
     if (typeof error !== 'object' || error === null) return false;
-    if ((error as { [MARKER]?: unknown })[MARKER] !== true) return false;
-    if ((this as unknown) === IdeactError) return true;
-    if ((error as { code?: unknown }).code === this.code) return true;
-    return error instanceof this;
+    const lineage = (error as { [BRAND]?: unknown })[BRAND];
+    if (Array.isArray(lineage)) return lineage.includes(this.code);
+    // Copies of ideact before 0.2 branded errors with `true` and no lineage: match the code only.
+    if (lineage !== true) return false;
+    return (this as unknown) === IdeactError || (error as { code?: unknown }).code === this.code;
   }
 
   /** The `{ code, message }` pair a `result` message carries to the LLM. */
   toCallError(): { code: string; message: string } {
     return { code: this.code, message: this.message };
   }
+}
+
+/** Codes of `constructor` and of its ideact parents, cached per class (computed once). */
+const lineages = new WeakMap<typeof IdeactError, readonly string[]>();
+function lineageOf(constructor: typeof IdeactError): readonly string[] {
+  let lineage = lineages.get(constructor);
+  if (lineage === undefined) {
+    const codes: string[] = [];
+    for (
+      let current: unknown = constructor;
+      typeof current === 'function' &&
+      (current === IdeactError || current.prototype instanceof IdeactError);
+      current = Object.getPrototypeOf(current)
+    ) {
+      const code = (current as typeof IdeactError).code;
+      if (!codes.includes(code)) codes.push(code);
+    }
+    lineage = Object.freeze(codes);
+    lineages.set(constructor, lineage);
+  }
+  return lineage;
 }

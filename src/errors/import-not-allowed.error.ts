@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** A Call asks (`_imports`) for a message kind its Tool does not offer in the `_imports` enum (R-IMP-1). */
-export class ImportNotAllowedError extends IdeactError {
+export class ImportNotAllowedError extends ModelBehaviorError {
   static override readonly code = 'IMPORT_NOT_ALLOWED';
-  static override readonly fault = 'model' as const;
 
   /** The Tool the Call used. */
   readonly toolName: string;

@@ -1,11 +1,10 @@
 import type { ValidationIssue } from '../protocol/json-validation';
 import { formatIssues } from '../protocol/json-validation';
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /** An Activity returned a value that does not match the `_output` schema its Tool declares. */
-export class InvalidActivityOutputError extends IdeactError {
+export class InvalidActivityOutputError extends ConfigurationError {
   static override readonly code = 'INVALID_ACTIVITY_OUTPUT';
-  static override readonly fault = 'configuration' as const;
 
   /** The Tool the Call used. */
   readonly toolName: string;

@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /**
  * An agent state (a state file, or a state edited by hand) is not usable: wrong version, broken tree,
  * a `nextStep` pointing at a missing node. The message names the file and the JSON path at fault.
  */
-export class InvalidAgentStateError extends IdeactError {
+export class InvalidAgentStateError extends InputError {
   static override readonly code = 'INVALID_AGENT_STATE';
-  static override readonly fault = 'configuration' as const;
 
   /** The state file, when the state came from one. */
   readonly file?: string;

@@ -1,11 +1,10 @@
 import type { ValidationIssue } from '../protocol/json-validation';
 import { formatIssues } from '../protocol/json-validation';
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** An inline latent Call's `_output` is missing or does not match the Tool's `_output` schema (R-CALL-2). */
-export class InvalidCallOutputError extends IdeactError {
+export class InvalidCallOutputError extends ModelBehaviorError {
   static override readonly code = 'INVALID_CALL_OUTPUT';
-  static override readonly fault = 'model' as const;
 
   /** The Tool the Call used. */
   readonly toolName: string;

@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /**
  * The `confirm` hook (R-LOOP-4) returned something other than one decision per Call
  * (`{ approve: true }`, `{ edit: Call }` or `{ reject: reason }`).
  */
-export class InvalidConfirmationError extends IdeactError {
+export class InvalidConfirmationError extends ConfigurationError {
   static override readonly code = 'INVALID_CONFIRMATION';
-  static override readonly fault = 'configuration' as const;
 
   /** Index of the offending decision, or -1 when the array itself is wrong. */
   readonly index: number;

@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /** An Idea (a file or a value) does not have the Idea structure `{ context, schema, solution? }`. */
-export class InvalidIdeaError extends IdeactError {
+export class InvalidIdeaError extends InputError {
   static override readonly code = 'INVALID_IDEA';
-  static override readonly fault = 'configuration' as const;
 
   /** Where the Idea came from: a file path, a URL or a label such as `'inline'`. */
   readonly source: string;

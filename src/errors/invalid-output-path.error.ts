@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /** An `_outputPath` is not a valid path expression (R-OUT-1), e.g. empty, `a..b` or `a[0]`. */
-export class InvalidOutputPathError extends IdeactError {
+export class InvalidOutputPathError extends ExecutionError {
   static override readonly code = 'INVALID_OUTPUT_PATH';
-  static override readonly fault = 'runtime' as const;
 
   /** The output path as written. */
   readonly path: string;

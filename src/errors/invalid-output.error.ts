@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /**
  * The Vessel's final `output` does not validate against the run's output schema (R-LOOP-3). Shown to
  * the LLM as a `result` error so it can fix the output on the next turn.
  */
-export class InvalidOutputError extends IdeactError {
+export class InvalidOutputError extends ModelBehaviorError {
   static override readonly code = 'INVALID_OUTPUT';
-  static override readonly fault = 'model' as const;
 
   /** One line per violation (`/path: message`). */
   readonly issues: string;

@@ -1,11 +1,10 @@
 import type { ValidationIssue } from '../protocol/json-validation';
 import { formatIssues } from '../protocol/json-validation';
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** An explicit Call's params (after `†` resolution) do not match the Tool's params schema. */
-export class InvalidParamsError extends IdeactError {
+export class InvalidParamsError extends ModelBehaviorError {
   static override readonly code = 'INVALID_PARAMS';
-  static override readonly fault = 'model' as const;
 
   /** The Tool the Call used. */
   readonly toolName: string;

@@ -1,14 +1,13 @@
 import type { ValidationIssue } from '../protocol/json-validation';
 import { formatIssues } from '../protocol/json-validation';
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /**
  * The model's reply is still not valid JSON for the schema after every repair attempt (R-REQ-3).
  * Carries the last raw text and the validation issues so nothing the model wrote is lost.
  */
-export class InvalidSolutionError extends IdeactError {
+export class InvalidSolutionError extends ModelBehaviorError {
   static override readonly code = 'INVALID_SOLUTION';
-  static override readonly fault = 'model' as const;
 
   /** The last reply as the model wrote it (JSON text, or the unparseable text). */
   readonly rawText: string;

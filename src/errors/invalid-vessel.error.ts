@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** A Vessel solution does not have the shape `{ calls: Call[], output }` (the model's fault). */
-export class InvalidVesselError extends IdeactError {
+export class InvalidVesselError extends ModelBehaviorError {
   static override readonly code = 'INVALID_VESSEL';
-  static override readonly fault = 'model' as const;
 
   /** JSON Pointer of the offending value in the solution, `''` for the root. */
   readonly jsonPath: string;

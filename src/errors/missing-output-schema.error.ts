@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /** A latent anonymous module has no schema to generate: its Tool declares no `_output` (R-MOD-2). */
-export class MissingOutputSchemaError extends IdeactError {
+export class MissingOutputSchemaError extends ConfigurationError {
   static override readonly code = 'MISSING_OUTPUT_SCHEMA';
-  static override readonly fault = 'configuration' as const;
 
   /** The Tool at fault. */
   readonly toolName: string;

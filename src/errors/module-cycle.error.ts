@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /** A module (directly or through other modules) calls itself again (R-MOD-5). */
-export class ModuleCycleError extends IdeactError {
+export class ModuleCycleError extends InputError {
   static override readonly code = 'MODULE_CYCLE';
-  static override readonly fault = 'configuration' as const;
 
   /** The module ids from the root to the repeated module, e.g. `[a.json, b.json, a.json]`. */
   readonly chain: string[];

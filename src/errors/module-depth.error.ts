@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /** Modules are nested deeper than `maxModuleDepth` allows (R-MOD-5). */
-export class ModuleDepthError extends IdeactError {
+export class ModuleDepthError extends ExecutionError {
   static override readonly code = 'MODULE_DEPTH';
-  static override readonly fault = 'runtime' as const;
 
   /** The depth the module would run at (the top-level agent is depth 0). */
   readonly depth: number;

@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /** A module reference names an Idea file that does not exist under the module root. */
-export class ModuleNotFoundError extends IdeactError {
+export class ModuleNotFoundError extends InputError {
   static override readonly code = 'MODULE_NOT_FOUND';
-  static override readonly fault = 'configuration' as const;
 
   /** The module reference as written in `_module`. */
   readonly path: string;

@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /**
  * A module reference points outside the configured module root (`..`, an absolute path elsewhere, a
  * symlink whose target leaves the root) or is not a `.json` file (R-MOD-6).
  */
-export class ModulePathError extends IdeactError {
+export class ModulePathError extends InputError {
   static override readonly code = 'MODULE_PATH';
-  static override readonly fault = 'configuration' as const;
 
   /** The module reference as written in `_module`. */
   readonly path: string;

@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { InputError } from './input.error';
 
 /**
  * A module URL cannot be loaded: scheme other than http(s), host not in `allowedModuleHosts`, timeout,
  * size cap, redirect or an HTTP error (R-MOD-6).
  */
-export class ModuleUrlError extends IdeactError {
+export class ModuleUrlError extends InputError {
   static override readonly code = 'MODULE_URL';
-  static override readonly fault = 'configuration' as const;
 
   /** The module URL as written in `_module`. */
   readonly url: string;

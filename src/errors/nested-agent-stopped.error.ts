@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /**
  * A nested agent (a module whose schema offers tools, R-MOD-5) stopped without finishing: a limit, an
  * abort or an error. The module Call fails with this error, so the parent LLM sees it as a result.
  */
-export class NestedAgentStoppedError extends IdeactError {
+export class NestedAgentStoppedError extends ExecutionError {
   static override readonly code = 'NESTED_AGENT_STOPPED';
-  static override readonly fault = 'runtime' as const;
 
   /** The module ids from the root agent to the nested one. */
   readonly chain: string[];

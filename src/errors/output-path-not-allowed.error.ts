@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** A Call's `_outputPath` is not one of the paths its Tool offers (R-OUT-1). */
-export class OutputPathNotAllowedError extends IdeactError {
+export class OutputPathNotAllowedError extends ModelBehaviorError {
   static override readonly code = 'OUTPUT_PATH_NOT_ALLOWED';
-  static override readonly fault = 'model' as const;
 
   /** The Tool the Call used. */
   readonly toolName: string;

@@ -1,4 +1,4 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** One failing param of a class-declared tool: its property path and the constraint messages. */
 export interface ParamsValidationIssue {
@@ -12,9 +12,8 @@ export interface ParamsValidationIssue {
  * The params of an explicit Call do not satisfy the class-validator constraints of the tool's class
  * (checked before its Activity runs). The Call fails with this error as its `result`, so the LLM can fix it.
  */
-export class ParamsValidationError extends IdeactError {
+export class ParamsValidationError extends ModelBehaviorError {
   static override readonly code = 'PARAMS_VALIDATION';
-  static override readonly fault = 'model' as const;
 
   /** The tool whose params are invalid. */
   readonly toolName: string;

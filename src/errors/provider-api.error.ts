@@ -1,4 +1,4 @@
-import { IdeactError } from './ideact-error';
+import { ProviderError } from './provider.error';
 
 /** Options of {@link ProviderApiError} and its subclasses. */
 export interface ProviderApiErrorOptions {
@@ -19,9 +19,8 @@ export interface ProviderApiErrorOptions {
  * The LLM provider's HTTP API failed (4xx, or 429/5xx after the bounded retries). Names the URL and
  * the status so the user knows which server and which setting to look at.
  */
-export class ProviderApiError extends IdeactError {
+export class ProviderApiError extends ProviderError {
   static override readonly code: string = 'PROVIDER_API_ERROR';
-  static override readonly fault = 'provider' as const;
 
   /** The endpoint that failed. */
   readonly url: string;

@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** The model refused to answer (OpenAI's `message.refusal`); retrying the same request rarely helps. */
-export class RefusalError extends IdeactError {
+export class RefusalError extends ModelBehaviorError {
   static override readonly code = 'REFUSAL';
-  static override readonly fault = 'model' as const;
 
   /** The model's refusal text. */
   readonly refusal: string;

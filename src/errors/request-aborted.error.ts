@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /** The request was cancelled through its `AbortSignal` before the provider answered. */
-export class RequestAbortedError extends IdeactError {
+export class RequestAbortedError extends ExecutionError {
   static override readonly code = 'REQUEST_ABORTED';
-  static override readonly fault = 'runtime' as const;
 
   constructor(options: { url?: string; cause?: unknown } = {}) {
     super({

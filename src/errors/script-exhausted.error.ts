@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /** A ScriptedProvider got more requests than solutions were scripted. */
-export class ScriptExhaustedError extends IdeactError {
+export class ScriptExhaustedError extends ConfigurationError {
   static override readonly code = 'SCRIPT_EXHAUSTED';
-  static override readonly fault = 'configuration' as const;
 
   /** How many entries the script holds. */
   readonly scripted: number;

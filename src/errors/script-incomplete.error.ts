@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /** `ScriptedProvider.assertComplete()`: some scripted solutions were never requested. */
-export class ScriptIncompleteError extends IdeactError {
+export class ScriptIncompleteError extends ConfigurationError {
   static override readonly code = 'SCRIPT_INCOMPLETE';
-  static override readonly fault = 'configuration' as const;
 
   /** How many entries the script holds. */
   readonly scripted: number;

@@ -1,11 +1,10 @@
 import type { ValidationIssue } from '../protocol/json-validation';
 import { formatIssues } from '../protocol/json-validation';
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /** A ScriptedProvider entry does not satisfy the schema of the request it answers (a test bug). */
-export class ScriptedSolutionError extends IdeactError {
+export class ScriptedSolutionError extends ConfigurationError {
   static override readonly code = 'SCRIPTED_SOLUTION_INVALID';
-  static override readonly fault = 'configuration' as const;
 
   /** Zero-based index of the script entry. */
   readonly index: number;

@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** The reply was cut off at the token limit (`finish_reason: length`), so its JSON is incomplete. */
-export class TruncatedResponseError extends IdeactError {
+export class TruncatedResponseError extends ModelBehaviorError {
   static override readonly code = 'TRUNCATED_RESPONSE';
-  static override readonly fault = 'model' as const;
 
   /** The partial text the model produced before it was cut off. */
   readonly rawText: string;

@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /** No message handler rendered a context message (R-REQ-2), so it would silently vanish from the prompt. */
-export class UnhandledMessageError extends IdeactError {
+export class UnhandledMessageError extends ConfigurationError {
   static override readonly code = 'UNHANDLED_MESSAGE';
-  static override readonly fault = 'configuration' as const;
 
   /** Position of the message in the (merged) context. */
   readonly index: number;

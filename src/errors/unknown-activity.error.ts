@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /** A Tool's `_activity` names an Activity that is not registered with the executor. */
-export class UnknownActivityError extends IdeactError {
+export class UnknownActivityError extends ConfigurationError {
   static override readonly code = 'UNKNOWN_ACTIVITY';
-  static override readonly fault = 'configuration' as const;
 
   /** The Activity name the Tool asked for. */
   readonly activity: string;

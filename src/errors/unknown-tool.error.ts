@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ModelBehaviorError } from './model-behavior.error';
 
 /** A Call names a Tool that is not offered (typically the model invented or misspelled a name). */
-export class UnknownToolError extends IdeactError {
+export class UnknownToolError extends ModelBehaviorError {
   static override readonly code = 'UNKNOWN_TOOL';
-  static override readonly fault = 'model' as const;
 
   /** The `_tool` value the Call used. */
   readonly toolName: string;

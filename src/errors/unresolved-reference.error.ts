@@ -1,9 +1,8 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /** A `†kind.path` reference in a Call's params could not be resolved from the context (R-VAR-1). */
-export class UnresolvedReferenceError extends IdeactError {
+export class UnresolvedReferenceError extends ExecutionError {
   static override readonly code = 'UNRESOLVED_REFERENCE';
-  static override readonly fault = 'runtime' as const;
 
   /** The reference expression as written, e.g. `†state.user.city || †input.city`. */
   readonly reference: string;

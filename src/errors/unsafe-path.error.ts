@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { ExecutionError } from './execution.error';
 
 /**
  * A reference or output path uses a segment that could reach an object's prototype
  * (`__proto__`, `prototype`, `constructor`; R-OUT-2). Rejected so model output cannot pollute objects.
  */
-export class UnsafePathError extends IdeactError {
+export class UnsafePathError extends ExecutionError {
   static override readonly code = 'UNSAFE_PATH';
-  static override readonly fault = 'runtime' as const;
 
   /** The path or reference as written, e.g. `state.__proto__.admin`. */
   readonly path: string;

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type AjvClass from 'ajv';
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from './json-schema';
+import { mapSubschemas, type SchemaNode } from './schema-walk';
 
 /** One reason a value does not conform to a schema: where (JSON Pointer into the value) and why. */
 export interface ValidationIssue {
@@ -26,44 +27,44 @@ function ajv(): AjvClass {
   return ajvInstance;
 }
 
-const compiledByObject = new WeakMap<object, ValidateFunction>();
+/**
+ * Compiled validators keyed by the schema's JSON text, never by object identity: a schema edited in
+ * place between two calls is a different schema and gets its own validator (validation stays pure).
+ * Least recently used entries are dropped past the limit.
+ */
 const compiledByText = new Map<string, ValidateFunction>();
 const TEXT_CACHE_LIMIT = 500;
 
 function compile(schema: JSONSchema): ValidateFunction {
-  const cached = compiledByObject.get(schema);
-  if (cached) return cached;
   const text = JSON.stringify(schema);
   let validate = compiledByText.get(text);
-  if (!validate) {
-    try {
-      // `$id`s would collide in ajv's registry across equal schemas; validation does not need them.
-      validate = ajv().compile(stripIds(schema) as object);
-    } catch (error) {
-      throw new InvalidSchemaError({
-        message: `Invalid JSON Schema: ${(error as Error).message}. Fix the schema so that it is valid JSON Schema (draft-07 or 2020-12 keywords).`,
-        cause: error,
-      });
-    }
-    if (compiledByText.size >= TEXT_CACHE_LIMIT) {
-      const oldest = compiledByText.keys().next().value;
-      if (oldest !== undefined) compiledByText.delete(oldest);
-    }
+  if (validate !== undefined) {
+    compiledByText.delete(text);
     compiledByText.set(text, validate);
+    return validate;
   }
-  compiledByObject.set(schema, validate);
+  try {
+    // `$id`s would collide in ajv's registry across equal schemas; validation does not need them.
+    validate = ajv().compile(stripIds(schema) as object);
+  } catch (error) {
+    throw new InvalidSchemaError({
+      message: `Invalid JSON Schema: ${(error as Error).message}. Fix the schema so that it is valid JSON Schema (draft-07 or 2020-12 keywords).`,
+      cause: error,
+    });
+  }
+  if (compiledByText.size >= TEXT_CACHE_LIMIT) {
+    const oldest = compiledByText.keys().next().value;
+    if (oldest !== undefined) compiledByText.delete(oldest);
+  }
+  compiledByText.set(text, validate);
   return validate;
 }
 
-function stripIds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripIds);
-  if (typeof value !== 'object' || value === null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (key === '$id' || key === '$schema') continue;
-    copy[key] = stripIds(item);
-  }
-  return copy;
+/** The schema without `$id`/`$schema` in schema positions (values of `const`, `enum`… are data: kept). */
+function stripIds(schema: SchemaNode): SchemaNode {
+  if (typeof schema === 'boolean') return schema;
+  const { $id: _id, $schema: _schema, ...rest } = mapSubschemas(schema, stripIds);
+  return rest;
 }
 
 function toIssue(error: ErrorObject): ValidationIssue {

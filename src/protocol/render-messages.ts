@@ -14,25 +14,13 @@ export function renderMessages(messages: Message[]): ChatMessage[] {
 }
 
 /**
- * Rendered text of result and data messages, per message object: an agent re-sends its whole history
- * every turn (R-REQ-1), and re-formatting unchanged messages made each turn cost grow with the
- * history. Messages are treated as immutable values: to change one, replace it (do not mutate it).
- */
-const renderedContent = new WeakMap<Message, string>();
-
-/**
- * Renders ONE message as is (no merging); see {@link renderMessages}. Result and data renders are
- * cached per message object, so a message must not be mutated after it was rendered.
+ * Renders ONE message as is (no merging); see {@link renderMessages}. Pure: no cache, so a message
+ * edited in place renders its new content (the agent loop's IncrementalRenderer caches per turn).
  */
 export function renderMessage(message: Message): ChatMessage {
   if (message.type === 'system') return { role: 'system', content: message.text };
   if (message.type === 'text') return { role: message.role ?? 'user', content: message.text };
-  let content = renderedContent.get(message);
-  if (content === undefined) {
-    content = renderContent(message);
-    renderedContent.set(message, content);
-  }
-  return { role: 'user', content };
+  return { role: 'user', content: renderContent(message) };
 }
 
 function renderContent(message: Message): string {

@@ -21,7 +21,7 @@ describe('IdeactError', () => {
     expect(IdeactError.isInstance({ code: 'UNRESOLVED_REFERENCE' })).toBe(false);
   });
 
-  it('isInstance works across copies of the package (marker + code, not prototype)', () => {
+  it('isInstance accepts errors of copies before 0.2 (brand true + code, not prototype)', () => {
     const foreign = new Error('from another copy') as Error & { code: string };
     Object.defineProperty(foreign, Symbol.for('ideact.error'), { value: true });
     foreign.code = 'UNRESOLVED_REFERENCE';

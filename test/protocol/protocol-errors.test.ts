@@ -24,13 +24,13 @@ describe('protocol error classes', () => {
     [
       new InvalidIdeaError({ source: 'x.json', jsonPath: '/schema', reason: 'bad' }),
       'INVALID_IDEA',
-      'configuration',
+      'input',
       /x.json at \/schema: bad/,
     ],
     [
       new InvalidIdeaError({ source: 'x.json', jsonPath: '', reason: 'bad' }),
       'INVALID_IDEA',
-      'configuration',
+      'input',
       /at \(root\)/,
     ],
     [

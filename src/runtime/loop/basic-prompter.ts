@@ -1,6 +1,6 @@
 import { formatJson } from '../../protocol/format-json';
 import type { ChatMessage, Message, ResultMessage } from '../../protocol/message';
-import { IncrementalRenderer } from '../../protocol/incremental-renderer';
+import { IncrementalRenderer } from './incremental-renderer';
 import { renderMessage } from '../../protocol/render-messages';
 import type { RequestConfig } from '../request/message-handler';
 import { prepareRequest } from '../request/prepare-request';

@@ -1,7 +1,7 @@
-import { dataView } from './data-view';
-import { identityKey, mergeDataMessages } from './merge-data';
-import type { ChatMessage, Message } from './message';
-import { renderMessage } from './render-messages';
+import { dataView } from '../../protocol/data-view';
+import { identityKey, mergeDataMessages } from '../../protocol/merge-data';
+import type { ChatMessage, Message } from '../../protocol/message';
+import { renderMessage } from '../../protocol/render-messages';
 
 /**
  * Renders a context that grows turn by turn (an agent's history) with the result of
@@ -9,6 +9,8 @@ import { renderMessage } from './render-messages';
  * appended messages, and messages replaced in place (e.g. a trimmed result). A change that moves an
  * earlier merged data block (a new patch of an existing kind) renders the whole context again.
  * Messages are values: a message is recognised by identity, so replace it instead of mutating it.
+ * It lives in the runtime, not the protocol, because it caches by identity: the agent's state owns
+ * its messages and never edits one in place (pure renderers are in src/protocol).
  */
 export class IncrementalRenderer {
   private messages: Message[] = [];
