@@ -1,5 +1,5 @@
-import type { ValidationIssue } from '../protocol/json-validation';
-import { formatIssues } from '../protocol/json-validation';
+import type { ValidationIssue } from './validation-issue';
+import { formatIssues } from './validation-issue';
 import { ModelBehaviorError } from './model-behavior.error';
 
 /** An inline latent Call's `_output` is missing or does not match the Tool's `_output` schema (R-CALL-2). */

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from '../protocol/json-validation';
-import { formatIssues } from '../protocol/json-validation';
+import type { ValidationIssue } from './validation-issue';
+import { formatIssues } from './validation-issue';
 import { ModelBehaviorError } from './model-behavior.error';
 
 /**

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from '../protocol/json-validation';
-import { formatIssues } from '../protocol/json-validation';
+import type { ValidationIssue } from './validation-issue';
+import { formatIssues } from './validation-issue';
 import { ConfigurationError } from './configuration.error';
 
 /** A ScriptedProvider entry does not satisfy the schema of the request it answers (a test bug). */
