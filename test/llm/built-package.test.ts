@@ -39,7 +39,6 @@ describe('providers from the built package (dist/)', () => {
       baseURL: server.baseURL,
       model: 'm',
       env: {},
-      retryBaseDelayMs: 1,
     });
     const schema = {
       type: 'object',

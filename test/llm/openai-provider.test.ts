@@ -44,6 +44,22 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
+/** A server replying from `replies` in order that also records when each request arrived. */
+async function serveTimed(
+  replies: ScriptedReply[],
+): Promise<{ server: ChatCompletionsServer; arrivals: number[] }> {
+  const arrivals: number[] = [];
+  const server = await startChatCompletionsServer((_request, index) => {
+    arrivals.push(performance.now());
+    return replies[index] ?? { status: 500, errorMessage: `script exhausted at request #${index}` };
+  });
+  servers.push(server);
+  return { server, arrivals };
+}
+
+/** The openai client's first default backoff is at most 0.5 s, so a longer gap is the server's. */
+const FIRST_DEFAULT_BACKOFF_MS = 500;
+
 function provider(
   server: ChatCompletionsServer,
   options: ConstructorParameters<typeof OpenAIProvider>[0] = {},
@@ -52,7 +68,6 @@ function provider(
     apiKey: 'sk-test',
     baseURL: server.baseURL,
     model: 'test-model',
-    retryBaseDelayMs: 1,
     env: {},
     ...options,
   });
@@ -140,34 +155,53 @@ describe('OpenAIProvider against a local Chat Completions server', () => {
     expect((option as UnparsedOption).rawText).toBe('{"city": "Par');
   });
 
-  it('429 with Retry-After is retried after the delay the server asked for, then succeeds', async () => {
-    const server = await serve([
-      { status: 429, headers: { 'retry-after': '2' }, errorMessage: 'slow down' },
+  it('429 with Retry-After: the client waits the seconds the server asked for, then succeeds', async () => {
+    const { server, arrivals } = await serveTimed([
+      { status: 429, headers: { 'retry-after': '1.2' }, errorMessage: 'slow down' },
       { json: { city: 'Paris' } },
     ]);
-    const delays: number[] = [];
-    const response = await provider(server, {
-      sleep: async (milliseconds) => {
-        delays.push(milliseconds);
-      },
-    }).generate(request);
+    const response = await provider(server).generate(request);
     expect(server.requests).toHaveLength(2);
-    expect(delays).toEqual([2000]);
+    // longer than any first default backoff: the wait is the server's
+    expect(arrivals[1] - arrivals[0]).toBeGreaterThanOrEqual(1150);
+    expect(arrivals[1] - arrivals[0]).toBeGreaterThan(FIRST_DEFAULT_BACKOFF_MS);
     expect(response.options).toEqual([{ city: 'Paris' }]);
   });
 
-  it('Retry-After as an HTTP date is honoured too', async () => {
-    const server = await serve([
-      { status: 503, headers: { 'retry-after': new Date(Date.now() + 30_000).toUTCString() } },
+  it('503 with retry-after-ms: the client waits those milliseconds (they win over Retry-After)', async () => {
+    const { server, arrivals } = await serveTimed([
+      { status: 503, headers: { 'retry-after-ms': '900', 'retry-after': '30' } },
       { json: { city: 'Paris' } },
     ]);
-    const delays: number[] = [];
-    await provider(server, {
-      sleep: async (milliseconds) => void delays.push(milliseconds),
-    }).generate(request);
-    expect(delays).toHaveLength(1);
-    expect(delays[0]).toBeGreaterThan(20_000);
-    expect(delays[0]).toBeLessThanOrEqual(30_000);
+    const response = await provider(server).generate(request);
+    expect(server.requests).toHaveLength(2);
+    const gap = arrivals[1] - arrivals[0];
+    expect(gap).toBeGreaterThanOrEqual(880);
+    expect(gap).toBeGreaterThan(FIRST_DEFAULT_BACKOFF_MS);
+    expect(gap).toBeLessThan(10_000);
+    expect(response.options).toEqual([{ city: 'Paris' }]);
+  });
+
+  it('a 500 is retried with the default backoff, then the reply is used', async () => {
+    const { server, arrivals } = await serveTimed([
+      { status: 500, errorMessage: 'boom' },
+      { json: { city: 'Lyon' } },
+    ]);
+    const response = await provider(server).generate(request);
+    expect(server.requests).toHaveLength(2);
+    expect(arrivals[1] - arrivals[0]).toBeGreaterThan(300);
+    expect(response.options).toEqual([{ city: 'Lyon' }]);
+  });
+
+  it('maxRetries: 0 makes one attempt only → ProviderApiError with attempts 1', async () => {
+    const server = await serve([{ status: 503 }, { json: { city: 'never reached' } }]);
+    const error = await provider(server, { maxRetries: 0 })
+      .generate(request)
+      .catch((caught: unknown) => caught);
+    expect(ProviderApiError.isInstance(error)).toBe(true);
+    expect((error as ProviderApiError).status).toBe(503);
+    expect((error as ProviderApiError).attempts).toBe(1);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('500s until the retries run out → ProviderApiError with status, URL and attempt count', async () => {
@@ -213,6 +247,9 @@ describe('OpenAIProvider against a local Chat Completions server', () => {
     expect(ProviderTimeoutError.isInstance(error)).toBe(true);
     expect(ProviderApiError.isInstance(error)).toBe(true);
     expect((error as ProviderTimeoutError).timeoutMs).toBe(100);
+    expect((error as ProviderTimeoutError).attempts).toBe(2);
+    expect((error as ProviderTimeoutError).code).toBe('PROVIDER_TIMEOUT');
+    expect((error as ProviderTimeoutError).message).toContain('100 ms');
     expect(server.requests).toHaveLength(2);
   });
 
@@ -249,16 +286,21 @@ describe('OpenAIProvider against a local Chat Completions server', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('abort during the backoff wait → RequestAbortedError', async () => {
+  it('abort during the Retry-After wait → RequestAbortedError at once, and no request after the wait', async () => {
     const server = await serve([
-      { status: 429, headers: { 'retry-after': '30' } },
+      { status: 429, headers: { 'retry-after': '1.5' } },
       { json: { city: 'x' } },
     ]);
     const controller = new AbortController();
+    const started = performance.now();
     const pending = provider(server).generate({ ...request, signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     const error = await pending.catch((caught: unknown) => caught);
+    expect(performance.now() - started).toBeLessThan(1000);
     expect(RequestAbortedError.isInstance(error)).toBe(true);
+    expect((error as RequestAbortedError).code).toBe('REQUEST_ABORTED');
+    // the client's own wait runs out in the background; it must not send the retry
+    await new Promise((resolve) => setTimeout(resolve, 1700));
     expect(server.requests).toHaveLength(1);
   });
 
@@ -299,13 +341,7 @@ describe('OpenAIProvider against a local Chat Completions server', () => {
 
   it('an unreachable base URL → ProviderUnreachableError naming the URL after the bounded retries', async () => {
     const baseURL = await closedPortBaseURL();
-    const delays: number[] = [];
-    const error = await new OpenAIProvider({
-      baseURL,
-      env: {},
-      maxRetries: 2,
-      sleep: async (milliseconds) => void delays.push(milliseconds),
-    })
+    const error = await new OpenAIProvider({ baseURL, env: {}, maxRetries: 2 })
       .generate(request)
       .catch((caught: unknown) => caught);
     expect(ProviderUnreachableError.isInstance(error)).toBe(true);
@@ -313,7 +349,7 @@ describe('OpenAIProvider against a local Chat Completions server', () => {
     expect(unreachable.url).toBe(`${baseURL}/chat/completions`);
     expect(unreachable.message).toContain(baseURL);
     expect(unreachable.attempts).toBe(3);
-    expect(delays).toHaveLength(2);
+    expect(unreachable.code).toBe('PROVIDER_UNREACHABLE');
   });
 
   it('a base URL without a key works (local servers) and sends a placeholder key', async () => {

@@ -43,7 +43,6 @@ async function openai(
     model: 'm',
     mode,
     env: {},
-    retryBaseDelayMs: 1,
   });
   return { server, provider };
 }

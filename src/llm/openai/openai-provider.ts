@@ -10,13 +10,6 @@ import { RequestAbortedError } from '../../errors/request-aborted.error';
 import type { Provider, ProviderRequest, ProviderResponse } from '../provider';
 import { type StructuredOutputMode, buildChatRequestBody } from './chat-request-body';
 import { parseCompletion } from './parse-completion';
-import {
-  type RetryPolicy,
-  backoffMs,
-  isRetryableStatus,
-  retryAfterMs,
-  sleep,
-} from './retry-policy';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
 const openai = lazyModule(() => require('openai') as typeof import('openai'));
@@ -37,9 +30,12 @@ export interface OpenAIProviderOptions {
   model?: string;
   /** `json_schema` (default: strict structured output) or `json_object` for servers without it. */
   mode?: StructuredOutputMode;
-  /** Retries after the first attempt on 429, 5xx, timeouts and connection errors (default 2). */
+  /**
+   * Retries after the first attempt on 408, 409, 429, 5xx, timeouts and connection errors (default 2),
+   * done by the `openai` client: it waits `retry-after-ms` / `Retry-After`, else backs off from 0.5 s.
+   */
   maxRetries?: number;
-  /** Timeout of one HTTP attempt in milliseconds (default 60 000). */
+  /** Timeout of one HTTP attempt in milliseconds, the client's `timeout` (default 60 000). */
   timeoutMs?: number;
   /** Sampling temperature; a request's own `temperature` wins. Omitted from the body when unset. */
   temperature?: number;
@@ -48,21 +44,16 @@ export interface OpenAIProviderOptions {
    * and as the widely supported `max_tokens` to other base URLs (Ollama, vLLM, llama.cpp).
    */
   maxOutputTokens?: number;
-  /** Base of the jittered exponential backoff in milliseconds (default 500; tests use 1). */
-  retryBaseDelayMs?: number;
-  /** Upper bound of one backoff delay in milliseconds (default 20 000). */
-  maxRetryDelayMs?: number;
   /** Where the env fallbacks are read from (default `process.env`); lets tests and CLIs pass their own. */
   env?: Record<string, string | undefined>;
-  /** Replaces the wait between attempts (receives the delay in ms); for tests that count delays. */
-  sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
  * A Provider for OpenAI and any OpenAI-compatible server (Ollama, vLLM, llama.cpp, gateways) through
  * the official `openai` client and the Chat Completions endpoint. Structured output is strict
  * `json_schema` (schema converted with `toStrictSchema`, reply converted back) or `json_object`.
- * Retries are ideact's own (the client's are off) so they are bounded, observable and testable.
+ * Retries, backoff (honouring Retry-After) and the per-attempt timeout are the client's own; its
+ * final error becomes ideact's typed error (ProviderApiError and subclasses, RequestAbortedError).
  */
 export class OpenAIProvider implements Provider {
   /** `openai:<model>`, shown in progress output. */
@@ -77,8 +68,6 @@ export class OpenAIProvider implements Provider {
   private readonly timeoutMs: number;
   private readonly temperature?: number;
   private readonly maxOutputTokens?: number;
-  private readonly retry: RetryPolicy;
-  private readonly wait: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 
   /** Throws `MissingApiKeyError` when neither a key nor a base URL is configured. */
   constructor(options: OpenAIProviderOptions = {}) {
@@ -93,16 +82,10 @@ export class OpenAIProvider implements Provider {
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.temperature = options.temperature;
     this.maxOutputTokens = options.maxOutputTokens;
-    this.retry = {
-      maxRetries: Math.max(0, options.maxRetries ?? 2),
-      baseDelayMs: options.retryBaseDelayMs ?? 500,
-      maxDelayMs: options.maxRetryDelayMs ?? 20_000,
-    };
-    this.wait = options.sleep ?? sleep;
     this.client = new (openai().default)({
       apiKey: apiKey ?? PLACEHOLDER_API_KEY,
       baseURL: this.baseURL,
-      maxRetries: 0,
+      maxRetries: Math.max(0, Math.floor(options.maxRetries ?? 2)),
       timeout: this.timeoutMs,
     });
   }
@@ -112,7 +95,7 @@ export class OpenAIProvider implements Provider {
     return `${this.baseURL}/chat/completions`;
   }
 
-  /** Sends the request (with bounded retries) and returns the parsed, not yet validated options. */
+  /** Sends the request (the client retries) and returns the parsed, not yet validated options. */
   async generate(request: ProviderRequest): Promise<ProviderResponse> {
     const body = buildChatRequestBody(request, {
       model: this.model,
@@ -129,90 +112,86 @@ export class OpenAIProvider implements Provider {
     body: ReturnType<typeof buildChatRequestBody>,
     signal: AbortSignal | undefined,
   ): Promise<ChatCompletion> {
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw new RequestAbortedError({ url: this.url, cause: signal.reason });
-      // Our own per-attempt timeout: we know for sure it fired (the client's abort errors are
-      // indistinguishable from connection errors in some runtimes).
-      const attemptController = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        attemptController.abort();
-      }, this.timeoutMs);
-      const forwardAbort = (): void => attemptController.abort();
-      signal?.addEventListener('abort', forwardAbort, { once: true });
-      try {
-        return await this.client.chat.completions.create(body, {
-          signal: attemptController.signal,
-          timeout: this.timeoutMs + 1000,
-        });
-      } catch (error) {
-        const failure = this.classify(error, attempt, signal, timedOut);
-        if (!failure.retryable || attempt > this.retry.maxRetries) throw failure.error;
-        const delay = failure.retryAfter ?? backoffMs(attempt, this.retry);
+    if (signal?.aborted) throw new RequestAbortedError({ url: this.url, cause: signal.reason });
+    // The client retries and times out by itself; watching its fetches gives the errors' `attempts`
+    // and tells a timeout for sure (the client's own test fails for a fetch from another realm, as
+    // under jest, and reports a plain connection error).
+    const progress: AttemptProgress = { attempts: 0, lastTimedOut: false };
+    const client = this.client.withOptions({
+      fetch: async (input, init) => {
+        progress.attempts += 1;
+        progress.lastTimedOut = false;
         try {
-          await this.wait(delay, signal);
-        } catch (abort) {
-          throw new RequestAbortedError({ url: this.url, cause: abort });
+          return await fetch(input, init);
+        } catch (error) {
+          progress.lastTimedOut = init?.signal?.aborted === true && signal?.aborted !== true;
+          throw error;
         }
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', forwardAbort);
-      }
+      },
+    });
+    try {
+      return await untilAborted(client.chat.completions.create(body, { signal }), signal);
+    } catch (error) {
+      throw this.translate(error, progress, signal);
     }
   }
 
-  private classify(
+  /** Turns the client's final error into ideact's typed error; anything unknown passes through. */
+  private translate(
     error: unknown,
-    attempt: number,
+    progress: AttemptProgress,
     signal: AbortSignal | undefined,
-    timedOut: boolean,
-  ): { error: Error; retryable: boolean; retryAfter?: number } {
+  ): Error {
     const url = this.url;
-    if (signal?.aborted) {
-      return { error: new RequestAbortedError({ url, cause: error }), retryable: false };
-    }
+    const attempts = Math.max(1, progress.attempts);
+    if (signal?.aborted) return new RequestAbortedError({ url, cause: error });
+    const client = openai();
     if (
-      timedOut ||
-      error instanceof openai().APIConnectionTimeoutError ||
-      error instanceof openai().APIUserAbortError
+      error instanceof client.APIConnectionTimeoutError ||
+      (error instanceof client.APIConnectionError && progress.lastTimedOut)
     ) {
-      return {
-        error: new ProviderTimeoutError({
-          url,
-          attempts: attempt,
-          timeoutMs: this.timeoutMs,
-          cause: error,
-        }),
-        retryable: true,
-      };
+      return new ProviderTimeoutError({ url, attempts, timeoutMs: this.timeoutMs, cause: error });
     }
-    if (error instanceof openai().APIConnectionError) {
-      return {
-        error: new ProviderUnreachableError({
-          url,
-          attempts: attempt,
-          detail: describeCause(error),
-          cause: error,
-        }),
-        retryable: true,
-      };
+    if (error instanceof client.APIConnectionError) {
+      return new ProviderUnreachableError({
+        url,
+        attempts,
+        detail: describeCause(error),
+        cause: error,
+      });
     }
-    if (error instanceof openai().APIError) {
-      return {
-        error: new ProviderApiError({
-          url,
-          status: error.status,
-          attempts: attempt,
-          detail: error.message,
-          cause: error,
-        }),
-        retryable: isRetryableStatus(error.status),
-        retryAfter: retryAfterMs(error.headers),
-      };
+    if (error instanceof client.APIError) {
+      return new ProviderApiError({
+        url,
+        status: error.status,
+        attempts,
+        detail: error.message,
+        cause: error,
+      });
     }
-    return { error: error instanceof Error ? error : new Error(String(error)), retryable: false };
+    return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/**
+ * Settles like `pending`, but rejects as soon as `signal` aborts: the client notices an abort only
+ * when its retry wait (possibly a long Retry-After) is over. The late settlement is ignored.
+ */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return pending;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** What the client's fetches of one request did, for the final error. */
+interface AttemptProgress {
+  /** HTTP attempts made so far (1 + retries). */
+  attempts: number;
+  /** Whether the last attempt ended because the client's per-attempt timeout aborted it. */
+  lastTimedOut: boolean;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
