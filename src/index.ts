@@ -22,6 +22,7 @@ export { ContainerConfigurationError } from './errors/container-configuration.er
 // providers and the request pipeline (H2)
 export { InvalidSolutionError } from './errors/invalid-solution.error';
 export { MissingApiKeyError } from './errors/missing-api-key.error';
+export { MissingProviderError } from './errors/missing-provider.error';
 export { ProviderApiError } from './errors/provider-api.error';
 export type { ProviderApiErrorOptions } from './errors/provider-api.error';
 export { ProviderUnreachableError } from './errors/provider-unreachable.error';
@@ -80,6 +81,8 @@ export type { TypedToolReference } from './protocol/typed-tool';
 export { validateJson, formatIssues } from './protocol/json-validation';
 export type { ValidationIssue } from './protocol/json-validation';
 export { formatJson } from './protocol/format-json';
+export { MAX_JSON_DEPTH, findJsonDepthViolation } from './protocol/json-depth';
+export type { JsonDepthViolation } from './protocol/json-depth';
 export { applyMergePatch } from './protocol/merge-patch';
 export { dataView } from './protocol/data-view';
 export type { DataMessageView } from './protocol/data-view';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Container, type ContainerInstance } from 'typedi';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
-import { createDefaultProvider } from '../llm/default-provider';
+import { MissingProviderError } from '../errors/missing-provider.error';
+import { createDefaultProvider, hasOpenAIEnvironment } from '../llm/default-provider';
 import { Executor } from '../runtime/executor';
 import { ModuleLoader } from '../runtime/module-loader';
 import { Toolkit } from '../runtime/toolkit';
@@ -23,7 +24,9 @@ import {
  * IDEACT_CONFIG, TOOLS, ACTIVITIES, PARAMS_TRANSFORMERS (MODULE_RUNNER is used when set), and the
  * classes ModuleLoader, Toolkit and Executor as their own tokens. Everything is built lazily on first `get`, so `container.set(…)` before
  * that replaces a piece (a provider, an Activity service's dependency). Checks the configuration first
- * and throws ContainerConfigurationError / DecoratorError with potential solutions.
+ * and throws ContainerConfigurationError / DecoratorError with potential solutions, and
+ * MissingProviderError when there is no `provider` and no OPENAI_API_KEY / OPENAI_BASE_URL (no silent
+ * offline fallback).
  */
 export function createContainer(config: IdeactConfig): ContainerInstance {
   if (typeof config !== 'object' || config === null) {
@@ -38,6 +41,10 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
   try {
     const { activities } = collectActivities(config.activities, container);
     checkActivities(tools, Object.keys(activities));
+    if (config.provider === undefined && !hasOpenAIEnvironment(process.env)) {
+      // Fail at start, not at the first LLM request: the caller must choose a provider.
+      throw new MissingProviderError({ where: 'createAgent() / createContainer()' });
+    }
 
     container.set(IDEACT_CONFIG, Object.freeze({ ...config }));
     container.set(

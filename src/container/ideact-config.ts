@@ -13,7 +13,10 @@ export interface IdeactConfig {
   tools: Array<ToolClass | ToolSchema>;
   /** Activities: typedi `@Service()` classes with `@Activity()` methods and/or `{ name: fn }` maps. */
   activities?: Array<ServiceClass | ActivityMap>;
-  /** The LLM backend; default `createDefaultProvider()` (OpenAI when configured by env, else offline). */
+  /**
+   * The LLM backend; default `createDefaultProvider()`: OpenAI when OPENAI_API_KEY / OPENAI_BASE_URL is
+   * set, else `MissingProviderError` (pass `new OfflineProvider()` explicitly for a model-less demo).
+   */
   provider?: Provider;
   /** Root directory module Idea files resolve in (default `process.cwd()`). */
   moduleRoot?: string;

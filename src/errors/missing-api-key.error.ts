@@ -13,8 +13,8 @@ export class MissingApiKeyError extends IdeactError {
       message:
         'OpenAIProvider needs an API key or a base URL: set OPENAI_API_KEY (or pass { apiKey }), or set ' +
         'OPENAI_BASE_URL (or pass { baseURL }) for a local OpenAI-compatible server such as Ollama ' +
-        '(http://localhost:11434/v1). To run without any model, use new OfflineProvider() or ' +
-        'createDefaultProvider(), which falls back to the offline provider when neither variable is set.',
+        '(http://localhost:11434/v1). To run without any model (demos, smoke tests), pass ' +
+        'new OfflineProvider() explicitly.',
       cause: options.cause,
     });
   }

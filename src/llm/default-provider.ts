@@ -1,16 +1,27 @@
-import { OfflineProvider } from './offline/offline-provider';
+import { MissingProviderError } from '../errors/missing-provider.error';
 import { OpenAIProvider } from './openai/openai-provider';
 import type { Provider } from './provider';
 
 /**
- * The provider ideact uses when none is configured: `OpenAIProvider` when `OPENAI_API_KEY` or
- * `OPENAI_BASE_URL` is set in `env`, else the `OfflineProvider` (no key, no network, not a model).
+ * True when `env` configures the OpenAI provider (a non-blank `OPENAI_API_KEY` or `OPENAI_BASE_URL`).
+ * @internal
+ */
+export function hasOpenAIEnvironment(env: Record<string, string | undefined>): boolean {
+  return [env.OPENAI_API_KEY, env.OPENAI_BASE_URL].some(
+    (value) => value !== undefined && value.trim() !== '',
+  );
+}
+
+/**
+ * The provider the environment configures: an `OpenAIProvider` when `OPENAI_API_KEY` or
+ * `OPENAI_BASE_URL` is set in `env`. Otherwise it throws `MissingProviderError`: it never falls back
+ * to the `OfflineProvider` on its own (pass that one explicitly for demos).
  */
 export function createDefaultProvider(
   env: Record<string, string | undefined> = process.env,
 ): Provider {
-  const configured = [env.OPENAI_API_KEY, env.OPENAI_BASE_URL].some(
-    (value) => value !== undefined && value.trim() !== '',
-  );
-  return configured ? new OpenAIProvider({ env }) : new OfflineProvider();
+  if (!hasOpenAIEnvironment(env)) {
+    throw new MissingProviderError({ where: 'createDefaultProvider()' });
+  }
+  return new OpenAIProvider({ env });
 }

@@ -22,6 +22,7 @@ import {
   Module,
   MODULE_RUNNER,
   ModuleLoader,
+  OfflineProvider,
   Output,
   ParamsValidationError,
   PROMPTER,
@@ -147,8 +148,9 @@ describe('createContainer: DI wiring', () => {
 
   it('two containers are independent: registrations, overrides and instances', () => {
     const { WeatherReport, WeatherService } = declareWeather();
-    const first = track(createContainer({ tools: [WeatherReport], activities: [WeatherService] }));
-    const second = track(createContainer({ tools: [WeatherReport], activities: [WeatherService] }));
+    const config = { tools: [WeatherReport], activities: [WeatherService] };
+    const first = track(createContainer({ ...config, provider: new OfflineProvider() }));
+    const second = track(createContainer({ ...config, provider: new OfflineProvider() }));
     expect(first.id).not.toBe(second.id);
     const scripted = new ScriptedProvider([]);
     first.set(PROVIDER, scripted);
@@ -196,7 +198,9 @@ describe('createContainer: DI wiring', () => {
     }
     // Module scope needs the provider: the anonymous module runs one sub-request.
     Module('anonymous')(Summarize);
-    const container = track(createContainer({ tools: [Summarize] }));
+    const container = track(
+      createContainer({ tools: [Summarize], provider: new OfflineProvider() }),
+    );
     const scripted = new ScriptedProvider([{ summary: 'short' }]);
     container.set(PROVIDER, scripted);
     const messages = await container

@@ -58,7 +58,7 @@ describe('providers from the built package (dist/)', () => {
     });
   });
 
-  it('ScriptedProvider from ideact/testing, OfflineProvider and createDefaultProvider', async () => {
+  it('ScriptedProvider from ideact/testing, OfflineProvider, and createDefaultProvider without a key', async () => {
     expect(testing.ScriptedProvider).toBe(built.ScriptedProvider);
     const scripted = new testing.ScriptedProvider([{ ok: true }]);
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
@@ -66,7 +66,10 @@ describe('providers from the built package (dist/)', () => {
       ok: true,
     });
     scripted.assertComplete();
-    const offline = built.createDefaultProvider({});
+    expect(() => built.createDefaultProvider({})).toThrow(
+      expect.objectContaining({ code: 'MISSING_PROVIDER' }) as Error,
+    );
+    const offline = new built.OfflineProvider();
     expect(offline.name).toBe('offline (not a model)');
     expect(await built.request({ context: [], schema }, { provider: offline })).toEqual({
       ok: false,

@@ -1,12 +1,5 @@
 import fc from 'fast-check';
-import {
-  OfflineProvider,
-  createDefaultProvider,
-  OpenAIProvider,
-  sampleSolution,
-  validateJson,
-  type JSONSchema,
-} from 'ideact';
+import { OfflineProvider, sampleSolution, validateJson, type JSONSchema } from 'ideact';
 
 /** Generates satisfiable JSON Schemas: primitives with bounds and formats, enums, objects, arrays, anyOf. */
 const schemaArbitrary: fc.Arbitrary<JSONSchema> = fc.letrec<{ schema: JSONSchema }>((tie) => ({
@@ -126,23 +119,5 @@ describe('OfflineProvider (DESIGN §5: deterministic, schema-valid, not a model)
     expect(provider.name).toBe('offline (not a model)');
     expect(OfflineProvider.notice).toMatch(/not a language model/);
     expect(provider.notice).toBe(OfflineProvider.notice);
-  });
-});
-
-describe('createDefaultProvider', () => {
-  it('is offline with no key and no base URL', () => {
-    expect(createDefaultProvider({})).toBeInstanceOf(OfflineProvider);
-    expect(createDefaultProvider({ OPENAI_API_KEY: '  ' })).toBeInstanceOf(OfflineProvider);
-  });
-
-  it('is OpenAI when OPENAI_API_KEY or OPENAI_BASE_URL is set, reading the model from IDEACT_MODEL', () => {
-    const withKey = createDefaultProvider({ OPENAI_API_KEY: 'sk-x', IDEACT_MODEL: 'gpt-4.1' });
-    expect(withKey).toBeInstanceOf(OpenAIProvider);
-    expect(withKey.name).toBe('openai:gpt-4.1');
-    const local = createDefaultProvider({
-      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
-    }) as OpenAIProvider;
-    expect(local).toBeInstanceOf(OpenAIProvider);
-    expect(local.baseURL).toBe('http://127.0.0.1:11434/v1');
   });
 });

@@ -200,7 +200,16 @@ function selectProvider(options: RunCommandOptions, io: CliIo, ideact: IdeactMod
       throw error;
     }
   } else {
-    provider = ideact.createDefaultProvider(io.env);
+    // The CLI, not the library, chooses the offline stand-in when nothing is configured (and says so).
+    try {
+      provider = ideact.createDefaultProvider(io.env);
+    } catch (error) {
+      if (!ideact.MissingProviderError.isInstance(error)) throw error;
+      io.stderr(
+        `ideact: no provider configured, so using --provider offline. ${ideact.OfflineProvider.notice}\n`,
+      );
+      return new ideact.OfflineProvider();
+    }
     if (options.model !== undefined && provider instanceof ideact.OpenAIProvider) {
       provider = new ideact.OpenAIProvider({ env: io.env, model: options.model });
     }

@@ -1,5 +1,7 @@
+import { findJsonDepthViolation, MAX_JSON_DEPTH } from '../../protocol/json-depth';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
+import { checkMessage } from '../../protocol/parse-idea';
 import { PathMemo } from './path-memo';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import {
@@ -10,6 +12,21 @@ import {
   type NodeMessage,
   type NodeMetadata,
 } from './agent-state';
+
+/**
+ * How deeply a whole state may nest: its own structure (nodes, messages, nested agent states) wraps
+ * data that is itself limited to MAX_JSON_DEPTH levels. Deeper states are rejected before they
+ * overflow the stack. @internal
+ */
+export const MAX_STATE_DEPTH = 4 * MAX_JSON_DEPTH;
+
+/** The reason an InvalidAgentStateError gives for a state nested past `maxDepth`. @internal */
+export function depthReason(maxDepth: number): string {
+  return (
+    `the state nests more than ${maxDepth} levels deep (data inside a state is limited to ` +
+    `MAX_JSON_DEPTH = ${MAX_JSON_DEPTH} levels, so that formatting and saving it cannot overflow the stack)`
+  );
+}
 
 /** What a new state starts from. */
 export interface InitialStateOptions {
@@ -219,6 +236,8 @@ export function assertValidState(value: unknown, file?: string): asserts value i
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail('', 'expected a JSON object');
   }
+  const violation = findJsonDepthViolation(value, MAX_STATE_DEPTH);
+  if (violation !== undefined) fail(violation.jsonPath, depthReason(violation.maxDepth));
   const state = value as Partial<AgentState>;
   if (state.version !== AGENT_STATE_VERSION) {
     fail('/version', `expected ${AGENT_STATE_VERSION}, got ${JSON.stringify(state.version)}`);
@@ -232,9 +251,7 @@ export function assertValidState(value: unknown, file?: string): asserts value i
       fail(`/nodes/${index}/parent`, 'expected null or the id of an earlier node');
     }
     if (!Array.isArray(node.children)) fail(`/nodes/${index}/children`, 'expected an array');
-    if (typeof node.message !== 'object' || node.message === null) {
-      fail(`/nodes/${index}/message`, 'expected a message object');
-    }
+    checkNodeMessage(node.message, `/nodes/${index}/message`, fail);
     if (typeof node.metadata !== 'object' || node.metadata === null) {
       fail(`/nodes/${index}/metadata`, 'expected an object');
     }
@@ -275,4 +292,49 @@ export function assertValidState(value: unknown, file?: string): asserts value i
   if (typeof state.limits !== 'object' || state.limits === null)
     fail('/limits', 'expected an object');
   if (!Array.isArray(state.chain)) fail('/chain', 'expected an array of module ids');
+}
+
+/** The message types a node may hold: the protocol's, and the assistant's Vessel choice. */
+const NODE_MESSAGE_TYPES = [
+  'system',
+  'text',
+  'data',
+  'input',
+  'state',
+  'result',
+  'vessel',
+] as const;
+
+/**
+ * A node's message is a protocol message with its required fields, or the assistant's Vessel choice:
+ * an unknown type would otherwise pass and crash the Prompter when it renders the node.
+ */
+function checkNodeMessage(
+  message: unknown,
+  jsonPath: string,
+  fail: (jsonPath: string, reason: string) => never,
+): void {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    fail(jsonPath, 'expected a message object');
+  }
+  const candidate = message as Record<string, unknown>;
+  if (!(NODE_MESSAGE_TYPES as readonly unknown[]).includes(candidate.type)) {
+    fail(
+      `${jsonPath}/type`,
+      `unknown message type ${JSON.stringify(candidate.type) ?? 'undefined'} (expected ${NODE_MESSAGE_TYPES.join(', ')})`,
+    );
+  }
+  if (candidate.type !== 'vessel') {
+    checkMessage(candidate, jsonPath, fail);
+    return;
+  }
+  if (!Array.isArray(candidate.calls)) fail(`${jsonPath}/calls`, 'expected an array of Calls');
+  (candidate.calls as unknown[]).forEach((call, index) => {
+    if (typeof call !== 'object' || call === null || Array.isArray(call)) {
+      fail(`${jsonPath}/calls/${index}`, 'expected a Call object');
+    }
+    if (typeof (call as { _tool?: unknown })._tool !== 'string') {
+      fail(`${jsonPath}/calls/${index}/_tool`, 'expected a tool name string');
+    }
+  });
 }
