@@ -1,16 +1,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type AjvClass from 'ajv';
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
+import type { ValidationIssue } from '../errors/validation-issue';
 import type { JSONSchema } from './json-schema';
+import { narrowAnyOfErrors } from './narrow-any-of';
 import { mapSubschemas, type SchemaNode } from './schema-walk';
 
-/** One reason a value does not conform to a schema: where (JSON Pointer into the value) and why. */
-export interface ValidationIssue {
-  /** JSON Pointer of the offending value, `''` for the root (e.g. `/calls/0/city`). */
-  path: string;
-  /** What is wrong, in ajv's words plus the allowed values where useful. */
-  message: string;
-}
+export { formatIssues, type ValidationIssue } from '../errors/validation-issue';
 
 let ajvInstance: AjvClass | undefined;
 
@@ -82,17 +78,24 @@ function toIssue(error: ErrorObject): ValidationIssue {
 
 /**
  * Validates `value` against `schema` with ajv (compiled once per schema, cached). Returns the issues;
- * an empty array means valid. Throws `InvalidSchemaError` when the schema itself is not valid.
+ * an empty array means valid. A failed `anyOf` whose intended branch is known (the one whose `_tool`
+ * or other constant the value names, or the typed side of a `†reference` param) reports that
+ * branch's issues only; an unknown constant is one issue listing the known ones. Throws
+ * `InvalidSchemaError` when the schema itself is not valid.
  */
 export function validateJson(schema: JSONSchema, value: unknown): ValidationIssue[] {
   const validate = compile(schema);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map(toIssue);
+  const errors = [...(validate.errors ?? [])];
+  if (!errors.some((error) => error.keyword === 'anyOf')) return errors.map(toIssue);
+  return narrowAnyOfErrors(errors, schema, value, revalidate, toIssue);
 }
 
-/** Formats issues as one line each (`/path: message`), for error messages and repair prompts. */
-export function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues
-    .map((issue) => `${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
-    .join('\n');
+/** Validation against a schema derived from a branch; undefined when it does not compile. */
+function revalidate(schema: JSONSchema, value: unknown): ValidationIssue[] | undefined {
+  try {
+    return validateJson(schema, value);
+  } catch {
+    return undefined;
+  }
 }

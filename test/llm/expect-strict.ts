@@ -1,6 +1,9 @@
 import type { JSONSchema } from 'ideact';
 
-/** Checks the strict-mode invariants OpenAI enforces, on every object node. */
+/**
+ * Checks the strict-mode invariants OpenAI enforces, on every node: objects closed and fully required,
+ * no unsupported keywords; `pattern` only on string nodes, without lookaround or backreferences.
+ */
 export function expectStrict(node: unknown, path = '#'): void {
   if (Array.isArray(node)) {
     node.forEach((item, index) => expectStrict(item, `${path}/${index}`));
@@ -24,7 +27,6 @@ export function expectStrict(node: unknown, path = '#'): void {
   for (const keyword of [
     'minLength',
     'maxLength',
-    'pattern',
     'default',
     'examples',
     'oneOf',
@@ -37,6 +39,17 @@ export function expectStrict(node: unknown, path = '#'): void {
       path,
       keyword,
       present: false,
+    });
+  }
+  if ('pattern' in schema) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    expect({ path, patternOn: types.includes('string') ? 'string' : schema.type }).toEqual({
+      path,
+      patternOn: 'string',
+    });
+    expect({ path, pattern: schema.pattern }).not.toEqual({
+      path,
+      pattern: expect.stringMatching(/\(\?<?[=!]|\\[1-9]|\\k</),
     });
   }
   for (const [key, value] of Object.entries(schema)) expectStrict(value, `${path}/${key}`);

@@ -16,7 +16,7 @@ describe('toStrictSchema / fromStrictSolution (R-REQ-3 strict structured output)
     required: ['name', 'address'],
   };
 
-  it('nested objects: additionalProperties false, all required, optional fields nullable, constraints in descriptions', () => {
+  it('nested objects: additionalProperties false, all required, optional fields nullable, constraints in descriptions, string patterns kept', () => {
     const strict = toStrictSchema(person);
     expectStrict(strict);
     expect(strict).toEqual({
@@ -32,7 +32,7 @@ describe('toStrictSchema / fromStrictSolution (R-REQ-3 strict structured output)
           required: ['city', 'zip'],
           properties: {
             city: { type: 'string' },
-            zip: { type: ['string', 'null'], description: 'Constraints: pattern: "^[0-9]{5}$"' },
+            zip: { type: ['string', 'null'], pattern: '^[0-9]{5}$' },
           },
         },
       },

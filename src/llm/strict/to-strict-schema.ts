@@ -22,6 +22,9 @@ const SUPPORTED_FORMATS = new Set([
   'uuid',
 ]);
 
+/** Regex syntax strict mode's pattern engine rejects: lookahead/lookbehind and backreferences. */
+const UNSUPPORTED_PATTERN_SYNTAX = /\(\?<?[=!]|\\[1-9]|\\k</;
+
 /** Keywords this converter handles itself; every other keyword moves into the description. */
 const HANDLED = new Set([
   'type',
@@ -39,6 +42,7 @@ const HANDLED = new Set([
   'definitions',
   'description',
   'format',
+  'pattern',
   '$schema',
   '$id',
   '$comment',
@@ -55,8 +59,10 @@ interface ConvertContext {
 /**
  * Converts a JSON Schema to the subset OpenAI's strict structured outputs accept: every object gets
  * `additionalProperties: false` and lists all properties as required, optional properties become
- * nullable, `oneOf` becomes `anyOf`, `const` an enum of one, `definitions` `$defs`, unsupported
- * keywords (minLength, maximum, pattern, default, examples…) move into `description` text, values
+ * nullable, `oneOf` becomes `anyOf`, `const` an enum of one, `definitions` `$defs`, a string
+ * `pattern` stays (decoding enforces it, e.g. the `^†` of a reference param) unless it uses regex
+ * features strict mode rejects, other unsupported keywords (minLength, maximum, default, examples…)
+ * move into `description` text, values
  * strict mode cannot describe (free-form objects, `{}`) become JSON-encoded strings, and a non-object
  * root is wrapped as `{ "value": … }`. `fromStrictSolution` undoes all of it on the reply.
  */
@@ -132,6 +138,7 @@ function convert(node: JSONSchema | boolean, context: ConvertContext): JSONSchem
     if (typeof node.format === 'string' && SUPPORTED_FORMATS.has(node.format)) {
       result.format = node.format;
     }
+    if (keepsPattern(node)) result.pattern = node.pattern;
   }
   const description = describe(node);
   // Strict mode rejects keywords next to `$ref` ("$ref cannot have keywords {'description'}").
@@ -207,6 +214,18 @@ function rewriteRef(ref: string, context: ConvertContext): string {
   return rewritten;
 }
 
+/**
+ * True when the node's `pattern` stays in the strict schema: OpenAI's strict mode enforces `pattern`
+ * on strings, but its regex engine has no lookaround or backreferences, so such patterns (and
+ * patterns on non-string nodes) move into the description; validation still enforces them later.
+ */
+function keepsPattern(node: JSONSchema): boolean {
+  if (typeof node.pattern !== 'string' || !typesOf(node).includes('string')) return false;
+  const literal = node.enum !== undefined || node.const !== undefined;
+  const combined = node.anyOf !== undefined || node.oneOf !== undefined || node.$ref !== undefined;
+  return !literal && !combined && !UNSUPPORTED_PATTERN_SYNTAX.test(node.pattern);
+}
+
 /** A value strict mode cannot describe travels as JSON text; `fromStrictSolution` parses it back. */
 function jsonText(): JSONSchema {
   return {
@@ -225,6 +244,9 @@ function describe(node: JSONSchema): string | undefined {
   }
   if (typeof node.format === 'string' && !SUPPORTED_FORMATS.has(node.format)) {
     moved.push(`format: ${JSON.stringify(node.format)}`);
+  }
+  if (node.pattern !== undefined && !keepsPattern(node)) {
+    moved.push(`pattern: ${JSON.stringify(node.pattern)}`);
   }
   if (isRecord(node.additionalProperties)) {
     moved.push(`additionalProperties: ${JSON.stringify(node.additionalProperties)}`);

@@ -1,0 +1,215 @@
+import type { ErrorObject } from 'ajv';
+import type { JSONSchema } from './json-schema';
+import type { ValidationIssue } from './json-validation';
+import { isPlainObject } from './merge-patch';
+
+/**
+ * Narrows ajv's `anyOf` errors to the branch the value meant, so a model reads the mistakes of the
+ * tool it called and not those of every other tool (issue 14 item 6). @internal
+ */
+
+/** Validates a value against a derived schema; undefined when that schema cannot be compiled. */
+export type Revalidate = (schema: JSONSchema, value: unknown) => ValidationIssue[] | undefined;
+
+interface Discriminator {
+  /** The property whose `const` tells the branches apart, e.g. `_tool`. */
+  key: string;
+  /** Each branch's constant, in branch order. */
+  values: unknown[];
+}
+
+/** What one failed `anyOf` resolves to. */
+type Narrowing =
+  | { kind: 'branch'; index: number }
+  | { kind: 'unknown'; key: string; value: unknown; values: unknown[] }
+  | { kind: 'missing'; key: string; values: unknown[] };
+
+const derivedSchemas = new WeakMap<object, { root: JSONSchema; schema: JSONSchema }>();
+
+/**
+ * Turns ajv's errors into issues, replacing each failed `anyOf` whose branch is known by the issues
+ * of that branch alone: a branch chosen by a discriminator constant (`_tool`), or the typed value
+ * of a param that also accepts a `†reference`. A discriminator naming no branch becomes one issue
+ * listing the known values. Other errors pass through `toIssue` unchanged.
+ */
+export function narrowAnyOfErrors(
+  errors: readonly ErrorObject[],
+  root: JSONSchema,
+  value: unknown,
+  revalidate: Revalidate,
+  toIssue: (error: ErrorObject) => ValidationIssue,
+): ValidationIssue[] {
+  const replaced = new Map<ErrorObject, ValidationIssue[]>();
+  const consumed = new Set<ErrorObject>();
+  const failures = errors
+    .filter((error) => error.keyword === 'anyOf')
+    .sort((a, b) => a.instancePath.length - b.instancePath.length);
+  for (const failure of failures) {
+    if (consumed.has(failure)) continue;
+    const branches = resolvePointer(root, failure.schemaPath);
+    if (!Array.isArray(branches)) continue;
+    const data = resolvePointer(value, `#${failure.instancePath}`, false);
+    const narrowing = narrow(branches as JSONSchema[], root, data);
+    if (narrowing === undefined) continue;
+    const issues = issuesOf(narrowing, branches as JSONSchema[], root, data, revalidate);
+    if (issues === undefined) continue;
+    const path = failure.instancePath;
+    const branchPath = failure.schemaPath;
+    const nodePath = branchPath.slice(0, -'/anyOf'.length);
+    const inside = errors.filter(
+      (error) =>
+        !consumed.has(error) &&
+        isAtOrBelow(error.instancePath, path) &&
+        (error === failure ||
+          error.schemaPath.startsWith(`${branchPath}/`) ||
+          !error.schemaPath.startsWith(`${nodePath}/`)),
+    );
+    for (const error of inside) consumed.add(error);
+    replaced.set(
+      inside[0] ?? failure,
+      issues.map((issue) => ({ ...issue, path: path + issue.path })),
+    );
+  }
+  const result: ValidationIssue[] = [];
+  for (const error of errors) {
+    const replacement = replaced.get(error);
+    if (replacement !== undefined) result.push(...replacement);
+    else if (!consumed.has(error)) result.push(toIssue(error));
+  }
+  return result;
+}
+
+function narrow(branches: JSONSchema[], root: JSONSchema, data: unknown): Narrowing | undefined {
+  const discriminator = discriminatorOf(branches, root);
+  if (discriminator !== undefined && isPlainObject(data)) {
+    const { key, values } = discriminator;
+    if (!(key in data)) return { kind: 'missing', key, values };
+    const index = values.findIndex((candidate) => candidate === data[key]);
+    if (index < 0) return { kind: 'unknown', key, value: data[key], values };
+    return { kind: 'branch', index };
+  }
+  const references = branches.filter(isReferenceSchema);
+  if (branches.length === 2 && references.length === 1) {
+    return { kind: 'branch', index: isReferenceSchema(branches[0]!) ? 1 : 0 };
+  }
+  return undefined;
+}
+
+function issuesOf(
+  narrowing: Narrowing,
+  branches: JSONSchema[],
+  root: JSONSchema,
+  data: unknown,
+  revalidate: Revalidate,
+): ValidationIssue[] | undefined {
+  const listed = (values: unknown[]): string =>
+    values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ');
+  if (narrowing.kind === 'missing') {
+    const what = narrowing.key === '_tool' ? 'known tools' : 'one of';
+    return [
+      {
+        path: '',
+        message: `must have required property '${narrowing.key}' (${what}: ${listed(narrowing.values)})`,
+      },
+    ];
+  }
+  if (narrowing.kind === 'unknown') {
+    const written = JSON.stringify(narrowing.value);
+    const message =
+      narrowing.key === '_tool'
+        ? `unknown tool ${written}; known tools: ${listed(narrowing.values)}`
+        : `unknown value ${written}; must be one of: ${listed(narrowing.values)}`;
+    return [{ path: `/${escapePointer(narrowing.key)}`, message }];
+  }
+  const branch = branches[narrowing.index]!;
+  return revalidate(withRootDefinitions(branch, root), data);
+}
+
+/** The key every branch fixes to a distinct constant (`const` or a one-value `enum`), if any. */
+function discriminatorOf(branches: JSONSchema[], root: JSONSchema): Discriminator | undefined {
+  if (branches.length < 2) return undefined;
+  const objects = branches.map((branch) => dereference(branch, root));
+  const first = objects[0]?.properties;
+  if (first === undefined) return undefined;
+  for (const key of Object.keys(first)) {
+    const values = objects.map((branch) => constantOf(branch.properties?.[key]));
+    if (values.some((value) => value === undefined)) continue;
+    if (new Set(values).size !== values.length) continue;
+    return { key, values };
+  }
+  return undefined;
+}
+
+function constantOf(schema: JSONSchema | undefined): unknown {
+  if (schema === undefined || typeof schema !== 'object') return undefined;
+  if (schema.const !== undefined && typeof schema.const !== 'object') return schema.const;
+  if (
+    Array.isArray(schema.enum) &&
+    schema.enum.length === 1 &&
+    typeof schema.enum[0] !== 'object'
+  ) {
+    return schema.enum[0];
+  }
+  return undefined;
+}
+
+/** A `†reference` alternative (R-VAR-1): a string whose pattern requires the leading `†`. */
+function isReferenceSchema(schema: JSONSchema): boolean {
+  return (
+    schema.type === 'string' &&
+    typeof schema.pattern === 'string' &&
+    schema.pattern.startsWith('^†')
+  );
+}
+
+function dereference(schema: JSONSchema, root: JSONSchema): JSONSchema {
+  if (typeof schema.$ref !== 'string') return schema;
+  const target = resolvePointer(root, schema.$ref);
+  return isPlainObject(target) ? (target as JSONSchema) : schema;
+}
+
+/** The branch as a schema of its own: the root's definitions come along, so its `$ref`s resolve. */
+function withRootDefinitions(branch: JSONSchema, root: JSONSchema): JSONSchema {
+  if (root.$defs === undefined && root.definitions === undefined) return branch;
+  const cached = derivedSchemas.get(branch);
+  if (cached !== undefined && cached.root === root) return cached.schema;
+  const schema: JSONSchema = { ...branch };
+  if (root.$defs !== undefined) schema.$defs = { ...root.$defs, ...(branch.$defs ?? {}) };
+  if (root.definitions !== undefined) {
+    schema.definitions = { ...root.definitions, ...(branch.definitions ?? {}) };
+  }
+  derivedSchemas.set(branch, { root, schema });
+  return schema;
+}
+
+function isAtOrBelow(path: string, parent: string): boolean {
+  return path === parent || path.startsWith(`${parent}/`);
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Resolves a `#/a/b` JSON Pointer inside `document`; undefined when absent. Schema paths are
+ * URI-encoded fragments (`uriEncoded`), instance paths plain pointers.
+ */
+function resolvePointer(document: unknown, pointer: string, uriEncoded = true): unknown {
+  if (!pointer.startsWith('#')) return undefined;
+  let current: unknown = document;
+  for (const raw of pointer.slice(1).split('/').slice(1)) {
+    let segment = raw;
+    if (uriEncoded) {
+      try {
+        segment = decodeURIComponent(raw);
+      } catch {
+        segment = raw;
+      }
+    }
+    segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current)) current = current[Number(segment)];
+    else if (isPlainObject(current)) current = current[segment];
+    else return undefined;
+  }
+  return current;
+}
