@@ -58,6 +58,7 @@ export { CallRejectedError } from './errors/call-rejected.error';
 export { InvalidOutputError } from './errors/invalid-output.error';
 export { InvalidConfirmationError } from './errors/invalid-confirmation.error';
 export { NestedAgentStoppedError } from './errors/nested-agent-stopped.error';
+export { NestedAgentRequiredError } from './errors/nested-agent-required.error';
 
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
@@ -278,10 +279,22 @@ export type { ConfirmCalls, ConfirmDecision } from './runtime/loop/confirm';
 export { maxTurns, maxTokens, maxTime, aborted, stopWhen } from './runtime/loop/stop-conditions';
 export type { StopCondition, StopContext } from './runtime/loop/stop-conditions';
 export { saveState, loadState } from './runtime/state-store';
-export { NestedAgentRunner, DEFAULT_NESTED_LIMITS } from './runtime/loop/nested-agent-runner';
-export type { NestedAgentRunnerOptions } from './runtime/loop/nested-agent-runner';
-export { vesselIdeaParts, vesselTools, vesselOutput } from './runtime/loop/vessel-module';
-export type { VesselIdeaParts } from './runtime/loop/vessel-module';
+export {
+  NestedAgentRunner,
+  DEFAULT_NESTED_LIMITS,
+  executorWithNestedAgents,
+} from './runtime/loop/nested-agent-runner';
+export type {
+  NestedAgentRunnerOptions,
+  NestedAgentExecutorOptions,
+} from './runtime/loop/nested-agent-runner';
+export {
+  vesselIdeaParts,
+  vesselTools,
+  vesselOutput,
+  moduleOutputSchema,
+} from './protocol/vessel-idea';
+export type { VesselIdeaParts } from './protocol/vessel-idea';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';

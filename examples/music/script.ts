@@ -137,7 +137,11 @@ function soundDesigner(request: ProviderRequest): unknown {
 /** The scripted replies of all three levels (use with `new ScriptedProvider(musicScript())`). */
 export function musicScript(): ScriptFunction {
   return (request) => {
-    const system = request.messages[0]?.content ?? '';
+    // A module's clean room may start with its Tool's brief (`## Tool: …`); the Idea's own prompt follows.
+    const system =
+      request.messages.find(
+        (message) => message.role === 'system' && message.content.startsWith('You are a'),
+      )?.content ?? '';
     if (system.startsWith('You are a record producer')) return producer(request);
     if (system.startsWith('You are a composer')) return composer(request);
     if (system.startsWith('You are a sound designer')) return soundDesigner(request);

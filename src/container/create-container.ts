@@ -4,6 +4,7 @@ import { ContainerConfigurationError } from '../errors/container-configuration.e
 import { MissingProviderError } from '../errors/missing-provider.error';
 import { createDefaultProvider, hasOpenAIEnvironment } from '../llm/default-provider';
 import { Executor } from '../runtime/executor';
+import { executorWithNestedAgents } from '../runtime/loop/nested-agent-runner';
 import { ModuleLoader } from '../runtime/module-loader';
 import { Toolkit } from '../runtime/toolkit';
 import { checkActivities } from './check-activities';
@@ -21,7 +22,8 @@ import {
 
 /**
  * Creates a scoped typedi container (`Container.of(uniqueId)`) wired from `config`: tokens PROVIDER,
- * IDEACT_CONFIG, TOOLS, ACTIVITIES, PARAMS_TRANSFORMERS (MODULE_RUNNER is used when set), and the
+ * IDEACT_CONFIG, TOOLS, ACTIVITIES, PARAMS_TRANSFORMERS (MODULE_RUNNER is used when set; else agent
+ * modules run as nested agents, see `executorWithNestedAgents`), and the
  * classes ModuleLoader, Toolkit and Executor as their own tokens. Everything is built lazily on first `get`, so `container.set(…)` before
  * that replaces a piece (a provider, an Activity service's dependency). Checks the configuration first
  * and throws ContainerConfigurationError / DecoratorError with potential solutions, and
@@ -66,8 +68,8 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
     });
     container.set({
       id: Executor,
-      factory: (scope: ContainerInstance) =>
-        new Executor({
+      factory: (scope: ContainerInstance) => {
+        const options = {
           provider: scope.get(PROVIDER),
           tools: scope.get(TOOLS),
           activities: scope.get(ACTIVITIES),
@@ -77,8 +79,13 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
           maxModuleDepth: config.maxModuleDepth,
           handlers: config.handlers,
           maxRepairs: config.maxRepairs,
-          moduleRunner: scope.has(MODULE_RUNNER) ? scope.get(MODULE_RUNNER) : undefined,
-        }),
+        };
+        // Without a MODULE_RUNNER, agent modules (R-MOD-5) still run as nested agents, so a typed
+        // call of an agent Idea returns its output, never its unexecuted Calls.
+        return scope.has(MODULE_RUNNER)
+          ? new Executor({ ...options, moduleRunner: scope.get(MODULE_RUNNER) })
+          : executorWithNestedAgents(options);
+      },
     });
   } catch (error) {
     Container.reset(container.id);

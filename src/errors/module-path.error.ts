@@ -15,7 +15,7 @@ export class ModulePathError extends InputError {
   constructor(options: { path: string; root: string; reason: string; cause?: unknown }) {
     super({
       message:
-        `Module "${options.path}" is not allowed: ${options.reason} (module root: "${options.root}"). ` +
+        `Module "${visible(options.path)}" is not allowed: ${options.reason} (module root: "${options.root}"). ` +
         'Put the Idea file (.json) inside the module root and reference it relative to the root, ' +
         'or configure `moduleRoot` to a directory that contains it.',
       cause: options.cause,
@@ -23,4 +23,13 @@ export class ModulePathError extends InputError {
     this.path = options.path;
     this.root = options.root;
   }
+}
+
+/** The path with control characters (a NUL byte…) written as `\u0000`, so the message shows them. */
+function visible(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

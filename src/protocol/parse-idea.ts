@@ -1,5 +1,7 @@
 import { InvalidIdeaError } from '../errors/invalid-idea.error';
 import type { Idea } from './idea';
+import type { JSONSchema } from './json-schema';
+import { findLocalReferenceProblem } from './local-references';
 import { isPlainObject } from './merge-patch';
 import type { Message } from './message';
 
@@ -7,8 +9,9 @@ const MESSAGE_TYPES = ['system', 'text', 'data', 'input', 'state', 'result'] as 
 
 /**
  * Structural check of an Idea value (`{ name?, description?, context: Message[], schema, solution? }`)
- * read from `source` (a file path or label used in messages). Returns it typed; throws
- * `InvalidIdeaError` naming the JSON path, e.g. `at /context/2/type: unknown message type "foo"`.
+ * read from `source` (a file path or label used in messages), including its schemas' local `$ref`s
+ * (none dangling, none in a cycle). Returns it typed; throws `InvalidIdeaError` naming the JSON
+ * path, e.g. `at /context/2/type: unknown message type "foo"` or `at /schema/properties/a/$ref: …`.
  */
 export function parseIdea(value: unknown, source: string): Idea {
   const fail = (jsonPath: string, reason: string): never => {
@@ -31,7 +34,23 @@ export function parseIdea(value: unknown, source: string): Idea {
   if (!isPlainObject(idea.schema)) {
     fail('/schema', `expected a JSON Schema object, got ${kindOf(idea.schema)}`);
   }
+  checkReferences(idea.schema as JSONSchema, '/schema', fail);
+  (idea.context as Array<{ schema?: unknown }>).forEach((message, index) => {
+    if (isPlainObject(message.schema)) {
+      checkReferences(message.schema as JSONSchema, `/context/${index}/schema`, fail);
+    }
+  });
   return idea as unknown as Idea;
+}
+
+/** A dangling or cyclic local `$ref` fails here, naming the Idea, the JSON path and the ref. */
+function checkReferences(
+  schema: JSONSchema,
+  jsonPath: string,
+  fail: (jsonPath: string, reason: string) => never,
+): void {
+  const problem = findLocalReferenceProblem(schema);
+  if (problem !== undefined) fail(`${jsonPath}${problem.jsonPath}/$ref`, problem.reason);
 }
 
 /**

@@ -1,7 +1,8 @@
-import type { JSONSchema } from '../../protocol/json-schema';
-import type { Idea } from '../../protocol/idea';
-import type { Message } from '../../protocol/message';
-import type { ToolSchema } from '../../protocol/tool-schema';
+import type { Idea } from './idea';
+import type { JSONSchema } from './json-schema';
+import type { Message } from './message';
+import type { ToolSchema } from './tool-schema';
+import { DEFAULT_VESSEL_OUTPUT } from './vessel-schema';
 
 /** An Idea whose schema is a Vessel, taken apart to run it as an agent. */
 export interface VesselIdeaParts {
@@ -29,7 +30,8 @@ export function vesselIdeaParts(idea: Idea): VesselIdeaParts | undefined {
 /**
  * The Tools a module schema offers when it is a Vessel (`{ calls: [anyOf tool schemas], output }`),
  * else undefined. The items are the module author's Tool schemas (meta-fields included: `_module`
- * paths are relative to the module root), recognised by their `_tool` const (R-MOD-5).
+ * paths are relative to the module root), recognised by their `_tool` const (R-MOD-5). The Vessel's
+ * root `$defs` travel with each Tool, so their `$ref`s still resolve once the Tools are taken out.
  */
 export function vesselTools(schema: JSONSchema): ToolSchema[] | undefined {
   const calls = schema.properties?.calls;
@@ -38,28 +40,52 @@ export function vesselTools(schema: JSONSchema): ToolSchema[] | undefined {
   if (items === undefined || Array.isArray(items)) return undefined;
   const candidates = items.anyOf ?? items.oneOf ?? [items];
   const tools = candidates.filter(isToolSchema);
-  return tools.length > 0 && tools.length === candidates.length ? tools : undefined;
+  if (tools.length === 0 || tools.length !== candidates.length) return undefined;
+  return tools.map((tool) => withRootDefinitions(tool, schema));
 }
 
-/** The non-null part of a Vessel schema's `output` (undefined when the module gives none). */
+/**
+ * The non-null part of a Vessel schema's `output` (undefined when the module gives none), with the
+ * Vessel's root `$defs` so its `$ref`s still resolve.
+ */
 export function vesselOutput(schema: JSONSchema): JSONSchema | undefined {
   const output = schema.properties?.output;
   if (output === undefined) return undefined;
   const variants = output.anyOf ?? output.oneOf;
+  let nonNull: JSONSchema | undefined;
   if (variants !== undefined) {
     const rest = variants.filter((variant) => variant.type !== 'null');
-    if (rest.length === 0) return undefined;
-    return rest.length === 1 ? rest[0] : { anyOf: rest };
-  }
-  if (Array.isArray(output.type)) {
+    if (rest.length > 0) nonNull = rest.length === 1 ? rest[0] : { anyOf: rest };
+  } else if (Array.isArray(output.type)) {
     const types = output.type.filter((type) => type !== 'null');
-    if (types.length === 0) return undefined;
-    return { ...output, type: types.length === 1 ? types[0] : types };
+    if (types.length > 0) nonNull = { ...output, type: types.length === 1 ? types[0] : types };
+  } else if (output.type !== 'null') {
+    nonNull = output;
   }
-  return output.type === 'null' ? undefined : output;
+  return nonNull === undefined ? undefined : withRootDefinitions(nonNull, schema);
+}
+
+/**
+ * What a module Call returns (R-MOD-5): for an agent Idea (a Vessel schema) the final `output` of its
+ * nested run (the default answer string when it declares none), never the Vessel with its Calls; for
+ * any other Idea its schema. Codegen types and upfront `_output` use it.
+ */
+export function moduleOutputSchema(idea: Idea): JSONSchema {
+  if (vesselTools(idea.schema) === undefined) return idea.schema;
+  return vesselOutput(idea.schema) ?? DEFAULT_VESSEL_OUTPUT;
 }
 
 function isToolSchema(schema: JSONSchema): schema is ToolSchema {
   const tool = schema.properties?._tool;
   return schema.type === 'object' && tool !== undefined && typeof tool.const === 'string';
+}
+
+/** `part` with the root's `$defs`/`definitions` added (its own win), when the root has any. */
+function withRootDefinitions<T extends JSONSchema>(part: T, root: JSONSchema): T {
+  if (root.$defs === undefined && root.definitions === undefined) return part;
+  const copy: T = { ...part };
+  if (root.$defs !== undefined) copy.$defs = { ...root.$defs, ...part.$defs };
+  if (root.definitions !== undefined)
+    copy.definitions = { ...root.definitions, ...part.definitions };
+  return copy;
 }

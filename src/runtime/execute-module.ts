@@ -6,6 +6,7 @@ import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { InputMessage, Message } from '../protocol/message';
 import type { CallEnvironment, PreparedCall } from './execute-call';
+import { moduleBrief } from './module-brief';
 import { ANONYMOUS_MODULE, type LoadedModule } from './module-loader';
 import { displayModuleId } from './module-path';
 import type { ModuleRunInput } from './module-runner';
@@ -13,8 +14,9 @@ import type { ModuleRunInput } from './module-runner';
 /**
  * Module scope, latent method (R-MOD-1..3): loads the module (execution-time resolution), checks
  * depth and cycles, assembles the clean room and hands it to the ModuleRunner. The clean room is the
- * module file's context (its own `input` messages removed: the Call's params replace them) + ONLY the
- * imported parent messages + one `input` message with the params and the module's input schema.
+ * Tool's brief (its description and the module's, see `moduleBrief`) + the module file's context (its
+ * own `input` messages removed: the Call's params replace them) + ONLY the imported parent messages +
+ * one `input` message with the params and the module's input schema.
  * Params are not validated against that schema: the sub-request's LLM bridges mismatches (R-MOD-3).
  * @internal
  */
@@ -56,7 +58,9 @@ export async function runModule(
 
   const input: InputMessage = { type: 'input', input: prepared.params };
   if (inputSchema !== undefined) input.schema = inputSchema;
+  const brief = moduleBrief(info, module.idea, module.idea.schema);
   const context: Message[] = [
+    ...(brief === undefined ? [] : [brief]),
     ...module.idea.context.filter((message) => !isInputMessage(message)),
     ...(prepared.imports ?? []),
     input,

@@ -1,6 +1,8 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidIdeaError } from '../errors/invalid-idea.error';
+import { ModuleNotFoundError } from '../errors/module-not-found.error';
+import { ModulePathError } from '../errors/module-path.error';
 import type { Idea } from '../protocol/idea';
 import { findIdeaInput } from '../protocol/invert-idea';
 import { parseIdea } from '../protocol/parse-idea';
@@ -8,7 +10,7 @@ import { readTool } from '../protocol/read-tool';
 import type { ToolSchema } from '../protocol/tool-schema';
 import { fetchModuleText } from './module-fetch';
 import { mergeUpfront } from './module-loader-upfront';
-import { isUrlReference, resolveModulePath } from './module-path';
+import { displayModuleId, isUrlReference, resolveModulePath } from './module-path';
 
 /** The `_module` value that runs a Call in an empty clean room instead of an Idea file (R-MOD-2). */
 export const ANONYMOUS_MODULE = 'anonymous';
@@ -104,7 +106,22 @@ export class ModuleLoader {
   }
 
   private async readFile(file: string): Promise<string> {
-    const stat = await fs.stat(file);
+    const shown = displayModuleId(file, this.root);
+    let stat: Stats;
+    try {
+      stat = await fs.stat(file);
+    } catch (error) {
+      throw this.unreadable(shown, file, error);
+    }
+    if (!stat.isFile()) {
+      throw new ModulePathError({
+        path: shown,
+        root: this.root,
+        reason: stat.isDirectory()
+          ? `"${file}" is a directory, not an Idea file`
+          : `"${file}" is not a regular file`,
+      });
+    }
     if (stat.size > this.maxBytes) {
       throw new InvalidIdeaError({
         source: file,
@@ -112,7 +129,25 @@ export class ModuleLoader {
         reason: `the file has ${stat.size} bytes, over the module size cap of ${this.maxBytes} bytes; make it smaller or raise \`maxBytes\``,
       });
     }
-    return fs.readFile(file, 'utf8');
+    try {
+      return await fs.readFile(file, 'utf8');
+    } catch (error) {
+      throw this.unreadable(shown, file, error);
+    }
+  }
+
+  /** A file that vanished is not found; one that cannot be read (permissions…) is a path error. */
+  private unreadable(shown: string, file: string, error: unknown): Error {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return new ModuleNotFoundError({ path: shown, resolvedPath: file, cause: error });
+    }
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return new ModulePathError({
+      path: shown,
+      root: this.root,
+      reason: `"${file}" cannot be read (${code})`,
+      cause: error,
+    });
   }
 }
 

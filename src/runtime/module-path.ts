@@ -8,10 +8,17 @@ export function isUrlReference(reference: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(reference);
 }
 
-/** True when `child` is `parent` itself or lies inside it (both absolute, normalised). */
+/**
+ * True when `child` is `parent` itself or lies inside it (both absolute, normalised). `..` counts only
+ * as a whole path segment, so a file named `..notes.json` inside the root is inside it.
+ */
 function isInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return !leavesRoot(path.relative(parent, child));
+}
+
+/** True when a `path.relative` result climbs out of its base (a leading `..` segment) or is absolute. */
+function leavesRoot(relative: string): boolean {
+  return path.isAbsolute(relative) || relative === '..' || relative.startsWith(`..${path.sep}`);
 }
 
 /**
@@ -23,6 +30,13 @@ function isInside(parent: string, child: string): boolean {
 export async function resolveModulePath(reference: string, root: string): Promise<string> {
   if (reference.trim() === '') {
     throw new ModulePathError({ path: reference, root, reason: 'the reference is empty' });
+  }
+  if (reference.includes('\0')) {
+    throw new ModulePathError({
+      path: reference,
+      root,
+      reason: 'it contains a NUL byte (\\0), which no file path may hold',
+    });
   }
   if (path.extname(reference).toLowerCase() !== '.json') {
     throw new ModulePathError({
@@ -55,10 +69,17 @@ export async function resolveModulePath(reference: string, root: string): Promis
   try {
     realFile = await fs.realpath(candidate);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOTDIR: a parent segment is a file (`notes.json/x.json`), so there is no such file either.
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new ModuleNotFoundError({ path: reference, resolvedPath: candidate, cause: error });
     }
-    throw error;
+    throw new ModulePathError({
+      path: reference,
+      root: absoluteRoot,
+      reason: `"${candidate}" cannot be resolved (${code ?? String(error)})`,
+      cause: error,
+    });
   }
   if (!isInside(realRoot, realFile)) {
     throw new ModulePathError({
@@ -74,7 +95,5 @@ export async function resolveModulePath(reference: string, root: string): Promis
 export function displayModuleId(id: string, root: string): string {
   if (isUrlReference(id) || !path.isAbsolute(id)) return id;
   const relative = path.relative(root, id);
-  return relative.startsWith('..') || path.isAbsolute(relative)
-    ? id
-    : relative.split(path.sep).join('/');
+  return leavesRoot(relative) ? id : relative.split(path.sep).join('/');
 }

@@ -1,7 +1,9 @@
+import { NestedAgentRequiredError } from '../errors/nested-agent-required.error';
 import type { Provider, Usage } from '../llm/provider';
 import type { Call } from '../protocol/call';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { Message } from '../protocol/message';
+import { vesselTools } from '../protocol/vessel-idea';
 import type { MessageHandler } from './request/message-handler';
 import type { LoadedModule } from './module-loader';
 import { runRequest } from './request/run-request';
@@ -52,12 +54,22 @@ export interface RequestModuleRunnerOptions {
   maxRepairs?: number;
 }
 
-/** The default ModuleRunner: one `request()` with the clean room and the module schema (R-MOD-5 deferred). */
+/**
+ * The default ModuleRunner: one `request()` with the clean room and the module schema. An agent Idea
+ * (a Vessel schema, R-MOD-5) needs a nested agent to execute its Calls, so it fails with
+ * `NestedAgentRequiredError` here instead of returning unexecuted Calls.
+ */
 export class RequestModuleRunner implements ModuleRunner {
   constructor(private readonly options: RequestModuleRunnerOptions) {}
 
   /** Runs one Request (validated against `input.schema`) and reports its usage through `onUsage`. */
   async run(input: ModuleRunInput): Promise<unknown> {
+    if (vesselTools(input.schema) !== undefined) {
+      throw new NestedAgentRequiredError({
+        toolName: input.call._tool,
+        module: input.module.reference,
+      });
+    }
     const result = await runRequest(
       {
         context: input.context,

@@ -62,10 +62,13 @@ describe("a decorated @Module('anonymous') + @Imports(['input']) tool, end to en
         properties: { summary: { type: 'string', description: 'One sentence' } },
         required: ['summary'],
       });
-      // … and its context is the imported input + the Call's params, nothing else (R-MOD-1).
-      // The imported input and the params' input message merge into one `¶input` data message.
-      expect(request!.messages).toHaveLength(1);
-      expect(request!.messages[0]!.role).toBe('user');
+      // … and its context is the Tool's brief (its own description), the imported input + the
+      // Call's params, nothing else (R-MOD-1). The imported input and the params' input message
+      // merge into one `¶input` data message.
+      expect(request!.messages.map((message) => message.role)).toEqual(['system', 'user']);
+      expect(request!.messages[0]!.content).toBe(
+        '## Tool: summarize\nSummarizes a topic from the user input',
+      );
       const sent = request!.messages.map((message) => message.content).join('\n');
       expect(sent).toContain('## Data: ¶input');
       expect(sent).toContain('"audience": "children"');

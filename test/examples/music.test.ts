@@ -47,7 +47,13 @@ describe('examples/music: Producer → Composer → Sound-Designer (seeds 000/00
     expect(nested[0]!.chain.map((id) => path.basename(id))).toEqual(['composer.json']);
     expect(resultOf(nested[0]!.nodes, 'melody')).toHaveLength(1);
     expect(resultOf(nested[0]!.nodes, 'soundDesigner')).toHaveLength(2);
-    const askedBy = provider.requests.map((request) => request.messages[0]?.content.split('.')[0]);
+    // Each level's own prompt (a module's clean room starts with its Tool's brief, `## Tool: …`).
+    const askedBy = provider.requests.map(
+      (request) =>
+        request.messages
+          .find((message) => message.role === 'system' && message.content.startsWith('You are a'))
+          ?.content.split('.')[0],
+    );
     expect(askedBy.filter((who) => who?.startsWith('You are a composer'))).toHaveLength(3);
     expect(askedBy.filter((who) => who?.startsWith('You are a sound designer'))).toHaveLength(3);
   });

@@ -1,13 +1,16 @@
 import * as path from 'node:path';
 import {
   Executor,
+  executorWithNestedAgents,
   ModuleLoader,
+  NestedAgentRequiredError,
   type Idea,
   type JSONSchema,
   type Message,
   type ProviderRequest,
   type ResultMessage,
   type ToolSchema,
+  type TypedToolReference,
 } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 
@@ -75,7 +78,12 @@ describe('Music example: Producer → Composer / Sound-Designer by direct calls'
   it('the producer calls the composer and the sound designer in parallel through all()', async () => {
     const producer = (await loader.load('producer.json')).idea;
     const provider = musicProvider();
-    const executor = new Executor({ provider, tools: vesselTools(producer), moduleLoader: loader });
+    // The composer is an agent Idea (R-MOD-5): it runs as a nested agent and returns its output.
+    const executor = executorWithNestedAgents({
+      provider,
+      tools: vesselTools(producer),
+      moduleLoader: loader,
+    });
     const context: Message[] = [
       ...producer.context.filter((message) => message.type !== 'input'),
       { type: 'input', input: { brief: 'BRIEF: a melancholic EP with a rain intro' } },
@@ -91,9 +99,12 @@ describe('Music example: Producer → Composer / Sound-Designer by direct calls'
 
     expect(batch.ok).toBe(true);
     const [composerResult, designerResult] = results(batch.messages);
-    expect(composerResult?.output).toEqual(song);
+    expect(composerResult?.output).toEqual(song.output);
     expect(designerResult?.output).toEqual(patch);
-    expect(batch.messages).toContainEqual({ type: 'state', state: { songs: { first: song } } });
+    expect(batch.messages).toContainEqual({
+      type: 'state',
+      state: { songs: { first: song.output } },
+    });
     expect(batch.messages).toContainEqual({ type: 'state', state: { effects: patch } });
 
     expect(provider.requests).toHaveLength(2);
@@ -109,6 +120,27 @@ describe('Music example: Producer → Composer / Sound-Designer by direct calls'
     expect(requestText(designerRequest)).toContain('BRIEF:');
     expect(requestText(designerRequest)).toContain('rain on a window');
     expect(requestText(designerRequest)).not.toContain('record producer');
+  });
+
+  it("R-MOD-5 a bare Executor never returns the agent Idea's unexecuted Calls: NESTED_AGENT_REQUIRED", async () => {
+    const producer = (await loader.load('producer.json')).idea;
+    const provider = musicProvider();
+    const executor = new Executor({ provider, tools: vesselTools(producer), moduleLoader: loader });
+
+    const [failed] = results(await executor.call({ _tool: 'composer', mood: 'sad ballad' }, []));
+    expect(failed?.output).toBeUndefined();
+    expect(failed?.error?.code).toBe('NESTED_AGENT_REQUIRED');
+    expect(failed?.error?.message).toContain('Tool "composer"');
+    expect(failed?.error?.message).toContain('"composer.json"');
+    expect(failed?.error?.message).toContain('createAgent');
+
+    const Composer = { toolName: 'composer' } as TypedToolReference<{ mood: string }, unknown>;
+    const thrown = await executor.call(Composer, { mood: 'sad ballad' }).catch((error) => error);
+    expect(NestedAgentRequiredError.isInstance(thrown)).toBe(true);
+    expect((thrown as NestedAgentRequiredError).code).toBe('NESTED_AGENT_REQUIRED');
+    expect((thrown as NestedAgentRequiredError).toolName).toBe('composer');
+    expect((thrown as NestedAgentRequiredError).module).toBe('composer.json');
+    expect(provider.requests).toHaveLength(0);
   });
 
   it('inside the composer (depth 1): melody inline latent into the state, then sounds with the state imported', async () => {

@@ -48,6 +48,50 @@ beforeAll(async () => {
   await fs.writeFile(path.join(root, 'no-schema.json'), JSON.stringify({ context: [] }));
   await fs.symlink(path.join(outside, 'secret.json'), path.join(root, 'escape.json'));
   await fs.symlink(path.join(root, 'echo.json'), path.join(root, 'alias.json'));
+  await fs.writeFile(path.join(root, '..notes.json'), JSON.stringify(idea));
+  await fs.mkdir(path.join(root, 'folder.json'));
+  await fs.writeFile(
+    path.join(root, 'dangling-ref.json'),
+    JSON.stringify({
+      ...idea,
+      schema: { type: 'object', properties: { echoed: { $ref: '#/$defs/Missing' } } },
+    }),
+  );
+  await fs.writeFile(
+    path.join(root, 'cyclic-ref.json'),
+    JSON.stringify({
+      ...idea,
+      schema: { $ref: '#/$defs/A', $defs: { A: { $ref: '#/$defs/B' }, B: { $ref: '#/$defs/A' } } },
+    }),
+  );
+  await fs.writeFile(
+    path.join(root, 'input-ref.json'),
+    JSON.stringify({
+      ...idea,
+      context: [
+        {
+          type: 'input',
+          input: {},
+          schema: { type: 'object', properties: { text: { $ref: '#/definitions/Text' } } },
+        },
+      ],
+    }),
+  );
+  await fs.writeFile(
+    path.join(root, 'recursive.json'),
+    JSON.stringify({
+      ...idea,
+      schema: {
+        $ref: '#/$defs/Node',
+        $defs: {
+          Node: {
+            type: 'object',
+            properties: { name: { type: 'string' }, children: { items: { $ref: '#/$defs/Node' } } },
+          },
+        },
+      },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -145,6 +189,71 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
     expect(error).toBeInstanceOf(InvalidIdeaError);
     expect((error as InvalidIdeaError).jsonPath).toBe('/schema');
     expect(error.message).toContain('no-schema.json');
+  });
+
+  it('issue 14 item 13: a file named "..notes.json" inside the root is inside it (".." only as a whole segment)', async () => {
+    const loaded = await new ModuleLoader({ root }).load('..notes.json');
+    expect(loaded.id).toBe(await fs.realpath(path.join(root, '..notes.json')));
+    expect(loaded.idea.schema).toEqual(idea.schema);
+  });
+
+  it('issue 14 item 13: a NUL byte in the path is a ModulePathError naming the path, not a raw Node error', async () => {
+    const error = await failure(new ModuleLoader({ root }).load('echo\0.json'));
+    expect(ModulePathError.isInstance(error)).toBe(true);
+    expect((error as ModulePathError).code).toBe('MODULE_PATH');
+    expect((error as ModulePathError).path).toBe('echo\0.json');
+    expect(error.message).toContain('"echo\\u0000.json"');
+    expect(error.message).toContain('NUL byte');
+    expect(error.message).toContain(root);
+  });
+
+  it('issue 14 item 13: a path that is a directory is a ModulePathError naming it, not EISDIR', async () => {
+    const error = await failure(new ModuleLoader({ root }).load('folder.json'));
+    expect(ModulePathError.isInstance(error)).toBe(true);
+    expect((error as ModulePathError).code).toBe('MODULE_PATH');
+    expect((error as ModulePathError).path).toBe('folder.json');
+    expect(error.message).toContain('is a directory, not an Idea file');
+  });
+
+  it('issue 14 item 13: a path through a file ("echo.json/x.json") is a ModuleNotFoundError, not ENOTDIR', async () => {
+    const error = await failure(new ModuleLoader({ root }).load('echo.json/x.json'));
+    expect(ModuleNotFoundError.isInstance(error)).toBe(true);
+    expect((error as ModuleNotFoundError).code).toBe('MODULE_NOT_FOUND');
+    expect(error.message).toContain('echo.json/x.json');
+  });
+
+  it.each([
+    [
+      'dangling-ref.json',
+      '/schema/properties/echoed/$ref',
+      ['"#/$defs/Missing"', 'points at nothing'],
+    ],
+    [
+      'cyclic-ref.json',
+      '/schema/$defs/A/$ref',
+      ['"#/$defs/B"', '$ref cycle', '#/$defs/A → #/$defs/B → #/$defs/A'],
+    ],
+    [
+      'input-ref.json',
+      '/context/0/schema/properties/text/$ref',
+      ['"#/definitions/Text"', 'points at nothing'],
+    ],
+  ])(
+    'issue 14 item 13: %s fails with InvalidIdeaError naming the file, the JSON path and the $ref',
+    async (file, jsonPath, names) => {
+      const error = await failure(new ModuleLoader({ root }).load(file));
+      expect(InvalidIdeaError.isInstance(error)).toBe(true);
+      expect((error as InvalidIdeaError).code).toBe('INVALID_IDEA');
+      expect((error as InvalidIdeaError).jsonPath).toBe(jsonPath);
+      expect(error.message).toContain(file);
+      expect(error.message).toContain(jsonPath);
+      for (const name of names) expect(error.message).toContain(name);
+    },
+  );
+
+  it('a recursive schema (a $ref back to its definition through properties) is fine', async () => {
+    const loaded = await new ModuleLoader({ root }).load('recursive.json');
+    expect(loaded.idea.schema.$ref).toBe('#/$defs/Node');
   });
 
   it('enforces the size cap on files', async () => {

@@ -48,7 +48,7 @@ export async function runCommand(
   // Heavy modules (runtime, openai) load only here, so `ideact --help` stays fast.
   const ideact = await import('../../index');
   const { readIdeaFile } = await import('../../codegen/read-idea-file');
-  const { vesselIdeaParts } = await import('../../runtime/loop/vessel-module');
+  const { vesselIdeaParts } = await import('../../protocol/vessel-idea');
 
   const idea = await readIdeaFile(ideaFile);
   const context =

@@ -1,14 +1,14 @@
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { NestedAgentStoppedError } from '../../errors/nested-agent-stopped.error';
 import type { Provider } from '../../llm/provider';
-import type { Executor } from '../executor';
+import { Executor, type ExecutorOptions } from '../executor';
 import type { MessageHandler } from '../request/message-handler';
-import type { ModuleRunInput, ModuleRunner } from '../module-runner';
+import { RequestModuleRunner, type ModuleRunInput, type ModuleRunner } from '../module-runner';
 import { Toolkit } from '../toolkit';
 import { Agent } from './agent';
 import type { AgentConfig, StepModules } from './agent-options';
 import { createInitialState } from './state-tree';
-import { vesselOutput, vesselTools } from './vessel-module';
+import { vesselOutput, vesselTools } from '../../protocol/vessel-idea';
 
 /** Default limits of a nested agent: enough for a specialist, bounded so a loop cannot run away. */
 export const DEFAULT_NESTED_LIMITS = { maxTurns: 10 };
@@ -82,14 +82,54 @@ export class NestedAgentRunner implements ModuleRunner {
     } finally {
       if (agent.state !== undefined) input.onNestedRun?.(agent.state);
     }
-    if (result.stopReason !== 'output' && result.stopReason !== 'no_calls') {
+    // activityErrors: 'throw' ended the nested run on an Activity's bug: end the parent's run too.
+    if (result.error !== undefined) throw result.error;
+    // Without an output the Call would return null where its Tool promises the module's output.
+    if (result.stopReason !== 'output') {
       const done = result.state.nextStep;
       throw new NestedAgentStoppedError({
         chain: input.chain,
         reason: result.stopReason,
-        detail: done.module === 'done' ? done.args.error?.message : undefined,
+        detail:
+          result.stopReason === 'no_calls'
+            ? 'it returned no Calls and no output'
+            : done.module === 'done'
+              ? done.args.error?.message
+              : undefined,
       });
     }
     return result.output;
   }
+}
+
+/** Options of {@link executorWithNestedAgents}: an Executor's, plus what its nested agents use. */
+export interface NestedAgentExecutorOptions extends Omit<ExecutorOptions, 'moduleRunner'> {
+  /** Options of nested agents (model, n, nestedLimits…); `confirm` and `stopWhen` are not inherited. */
+  config?: AgentConfig;
+  /** Step modules of nested agents (default: the basic ones). */
+  modules?: Partial<StepModules>;
+}
+
+/**
+ * An Executor whose agent modules (Vessel Ideas, R-MOD-5) run as nested agents, so a typed
+ * `executor.call(AgentIdeaTool, params)` executes the Idea's Calls and returns its final output;
+ * other modules run as one request. `createContainer` builds its Executor this way.
+ */
+export function executorWithNestedAgents(options: NestedAgentExecutorOptions): Executor {
+  const { config, modules, ...executorOptions } = options;
+  const runner = new NestedAgentRunner({
+    provider: options.provider,
+    fallback: new RequestModuleRunner({
+      provider: options.provider,
+      handlers: options.handlers,
+      maxRepairs: options.maxRepairs,
+    }),
+    config,
+    modules,
+    handlers: options.handlers,
+    maxRepairs: options.maxRepairs,
+  });
+  const executor = new Executor({ ...executorOptions, moduleRunner: runner });
+  runner.attach(executor);
+  return executor;
 }

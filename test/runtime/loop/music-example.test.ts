@@ -8,8 +8,17 @@ function textOf(request: ProviderRequest): string {
   return request.messages.map((message) => message.content).join('\n');
 }
 
+/** The Idea's own prompt: a module's clean room starts with its Tool's brief (`## Tool: …`). */
+function ideaPrompt(request: ProviderRequest): string {
+  return (
+    request.messages.find(
+      (message) => message.role === 'system' && message.content.startsWith('You are a'),
+    )?.content ?? ''
+  );
+}
+
 function levelOf(request: ProviderRequest): 'producer' | 'composer' | 'soundDesigner' {
-  const system = request.messages[0]?.content ?? '';
+  const system = ideaPrompt(request);
   if (system.startsWith('You are a record producer')) return 'producer';
   if (system.startsWith('You are a composer')) return 'composer';
   return 'soundDesigner';
@@ -119,8 +128,17 @@ describe('examples/music: Producer → Composer → Sound-Designer (R-MOD-5, R-M
     const composerFirst = provider.requests.find((request) => levelOf(request) === 'composer')!;
     expect(composerFirst.messages.map((message) => message.role)).toEqual([
       'system',
+      'system',
       'user',
       'user',
     ]);
+    // R-MOD-1 the brief holds the designer's words only: the producer's Tool and the composer Idea.
+    expect(composerFirst.messages[0]!.content).toBe(
+      [
+        '## Tool: composer',
+        'Have the composer write one song (melody and sounds). Its result is stored at state.songs.<slot>.',
+        'Writes a song for a mood: composes the melody itself, then asks the sound designer for the sounds that realise it.',
+      ].join('\n'),
+    );
   });
 });

@@ -1,0 +1,159 @@
+import type { JSONSchema } from './json-schema';
+import { isSchemaObject, walkSchema, type SchemaNode } from './schema-walk';
+
+/** A local `$ref` that cannot work: it points at nothing, or it is part of a cycle of `$ref`s. */
+export interface LocalReferenceProblem {
+  /** JSON Pointer of the schema holding the `$ref`, inside the checked schema (`''` = its root). */
+  jsonPath: string;
+  /** The `$ref` as written. */
+  ref: string;
+  /** What is wrong and how to fix it (no trailing period). */
+  reason: string;
+}
+
+/** Applicators that apply their subschemas to the same value: a `$ref` loop through them never ends. */
+const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
+const IN_PLACE_SINGLES = ['not', 'if', 'then', 'else'] as const;
+
+/**
+ * Finds the first broken local `$ref` (`#` or `#/json/pointer`) of `schema`: a dangling one (its target
+ * does not exist) or one in a cycle that returns to the same value without reaching a schema that
+ * checks it (`A → B → A`, or `A: { anyOf: [{ $ref: A }] }`), which validators overflow the stack on.
+ * Refs under a nested `$id`, anchors and other documents are not checked. Iterative (no recursion).
+ */
+export function findLocalReferenceProblem(schema: JSONSchema): LocalReferenceProblem | undefined {
+  const nodes = new Map<string, JSONSchema>();
+  const foreignBases: string[] = [];
+  walkSchema(schema, (node, pointer) => {
+    if (!isSchemaObject(node)) return;
+    if (pointer !== '' && typeof node.$id === 'string') {
+      foreignBases.push(pointer);
+      return false;
+    }
+    nodes.set(pointer, node);
+  });
+  const targets = new Map<string, string>();
+  for (const [pointer, node] of nodes) {
+    const ref = node.$ref;
+    if (typeof ref !== 'string' || !isLocalPointer(ref)) continue;
+    if (foreignBases.some((base) => pointer.startsWith(`${base}/`))) continue;
+    const target = resolvePointer(schema, ref);
+    if (target === undefined) {
+      return {
+        jsonPath: pointer,
+        ref,
+        reason: `the $ref "${ref}" points at nothing in this schema; add the definition it names or fix the $ref`,
+      };
+    }
+    targets.set(pointer, target.pointer);
+  }
+  return findCycle(nodes, targets);
+}
+
+function isLocalPointer(ref: string): boolean {
+  return ref === '#' || ref.startsWith('#/');
+}
+
+/** The node a `#/…` pointer names, with its canonical (walkSchema-style) pointer; undefined if absent. */
+function resolvePointer(
+  root: JSONSchema,
+  ref: string,
+): { node: SchemaNode; pointer: string } | undefined {
+  const segments = ref === '#' ? [] : ref.slice(2).split('/').map(decodeSegment);
+  let current: unknown = root;
+  for (const segment of segments) {
+    if (segment === undefined) return undefined;
+    if (Array.isArray(current)) {
+      if (!/^(0|[1-9]\d*)$/.test(segment)) return undefined;
+      current = current[Number(segment)];
+    } else if (isSchemaObject(current) && Object.prototype.hasOwnProperty.call(current, segment)) {
+      current = (current as Record<string, unknown>)[segment];
+    } else {
+      return undefined;
+    }
+  }
+  if (typeof current !== 'boolean' && !isSchemaObject(current)) return undefined;
+  const escaped = segments.map((segment) => segment!.replace(/~/g, '~0').replace(/\//g, '~1'));
+  return { node: current, pointer: escaped.length === 0 ? '' : `/${escaped.join('/')}` };
+}
+
+function decodeSegment(segment: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The same-value successors of a node: its `$ref` target and its in-place applicators. */
+function successors(
+  pointer: string,
+  node: JSONSchema,
+  targets: ReadonlyMap<string, string>,
+): string[] {
+  const next: string[] = [];
+  const target = targets.get(pointer);
+  if (target !== undefined) next.push(target);
+  for (const keyword of IN_PLACE_LISTS) {
+    const list = node[keyword];
+    if (Array.isArray(list))
+      list.forEach((_, index) => next.push(`${pointer}/${keyword}/${index}`));
+  }
+  for (const keyword of IN_PLACE_SINGLES) {
+    if (node[keyword] !== undefined) next.push(`${pointer}/${keyword}`);
+  }
+  return next;
+}
+
+/** Depth-first search (iterative) for a cycle of same-value edges; every such cycle has a `$ref`. */
+function findCycle(
+  nodes: ReadonlyMap<string, JSONSchema>,
+  targets: ReadonlyMap<string, string>,
+): LocalReferenceProblem | undefined {
+  const done = new Set<string>();
+  for (const start of targets.keys()) {
+    if (done.has(start)) continue;
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    const stack: Array<{ pointer: string; next: string[] }> = [];
+    const enter = (pointer: string): void => {
+      const node = nodes.get(pointer);
+      path.push(pointer);
+      onPath.add(pointer);
+      stack.push({ pointer, next: node === undefined ? [] : successors(pointer, node, targets) });
+    };
+    enter(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const child = top.next.shift();
+      if (child === undefined) {
+        stack.pop();
+        path.pop();
+        onPath.delete(top.pointer);
+        done.add(top.pointer);
+        continue;
+      }
+      if (onPath.has(child)) return cycleProblem(path.slice(path.indexOf(child)), nodes);
+      if (!done.has(child)) enter(child);
+    }
+  }
+  return undefined;
+}
+
+function cycleProblem(
+  cycle: string[],
+  nodes: ReadonlyMap<string, JSONSchema>,
+): LocalReferenceProblem {
+  const first = cycle.find((pointer) => typeof nodes.get(pointer)?.$ref === 'string')!;
+  const ref = nodes.get(first)!.$ref as string;
+  const chain = [...cycle, cycle[0]!].map((pointer) => `#${pointer}`).join(' → ');
+  return {
+    jsonPath: first,
+    ref,
+    reason:
+      `the $ref "${ref}" is part of a $ref cycle that never reaches a schema to check the value against ` +
+      `(${chain}); make one schema on the cycle a real schema (e.g. an object with properties) instead of a $ref`,
+  };
+}
