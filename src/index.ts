@@ -170,6 +170,8 @@ export type { ToolkitOptions } from './runtime/toolkit';
 export type { ActivityFunction, ActivityContext, ParamsTransformer } from './runtime/activity';
 export { Executor } from './runtime/executor';
 export type { ExecutorOptions, ChildExecutorOptions } from './runtime/executor';
+export type { ExecutorActivities } from './runtime/executor-activities';
+export type { ExecutorToolClass } from './runtime/tool-class-resolver';
 export type { CallOptions, CallRun } from './runtime/execute-call';
 export type { BatchMode, BatchOptions, BatchResult } from './runtime/batch';
 export { RequestModuleRunner } from './runtime/module-runner';
@@ -195,6 +197,8 @@ export type { OutputPathChoice } from './decorators/output-path.decorator';
 export { Describe } from './decorators/describe.decorator';
 export { toolSchema, toolNameOf, isToolClass } from './decorators/tool-schema-builder';
 export { createParamsTransformer } from './decorators/params-transformer';
+// Side effect: lets `new Executor({ tools })` take @Tool classes (the runtime cannot import decorators).
+import './decorators/executor-tool-classes';
 export { getMetadataStorage, MetadataStorage } from './decorators/metadata-storage';
 export type { ClassConstructor, ToolClass, ServiceClass } from './decorators/class-types';
 

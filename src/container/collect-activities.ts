@@ -1,6 +1,7 @@
 import { Container, type Constructable, type ContainerInstance } from 'typedi';
 import type { ServiceClass } from '../decorators/class-types';
 import { getMetadataStorage } from '../decorators/metadata-storage';
+import { missingDesignMetadataError } from '../decorators/reflect-metadata-check';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
 import type { ActivityContext, ActivityFunction } from '../runtime/activity';
 
@@ -102,6 +103,18 @@ function registerService(
         "Make sure `import 'reflect-metadata'` runs before the class is declared.",
       ],
     });
+  }
+  if (
+    registered &&
+    type.length > 0 &&
+    Reflect.getMetadata('design:paramtypes', type) === undefined
+  ) {
+    // typedi would call the constructor with the container instead of the dependencies.
+    throw missingDesignMetadataError(
+      '@Service',
+      type.name,
+      `class ${type.name} takes ${type.length} constructor parameter(s), but no parameter types were recorded for them (design:paramtypes), so typedi cannot inject its dependencies.`,
+    );
   }
   if (!registered) {
     // A plain class without dependencies: register it in this container only.

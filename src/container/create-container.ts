@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Container, type ContainerInstance } from 'typedi';
+import { checkToolActivities } from '../decorators/check-tool-activities';
+import { collectToolEntries } from '../decorators/collect-tool-entries';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
 import { MissingProviderError } from '../errors/missing-provider.error';
 import { createDefaultProvider, hasOpenAIEnvironment } from '../llm/default-provider';
@@ -7,9 +9,7 @@ import { Executor } from '../runtime/executor';
 import { executorWithNestedAgents } from '../runtime/loop/nested-agent-runner';
 import { ModuleLoader } from '../runtime/module-loader';
 import { Toolkit } from '../runtime/toolkit';
-import { checkActivities } from './check-activities';
 import { collectActivities } from './collect-activities';
-import { collectTools } from './collect-tools';
 import type { IdeactConfig } from './ideact-config';
 import {
   ACTIVITIES,
@@ -38,11 +38,11 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
       solutions: ['Call `createContainer({ tools: [MyTool], activities: [MyService] })`.'],
     });
   }
-  const { tools, paramsTransformers } = collectTools(config.tools);
+  const { tools, paramsTransformers } = collectToolEntries(config.tools);
   const container = Container.of(`ideact-${randomUUID()}`);
   try {
     const { activities } = collectActivities(config.activities, container);
-    checkActivities(tools, Object.keys(activities));
+    checkToolActivities(tools, Object.keys(activities));
     if (config.provider === undefined && !hasOpenAIEnvironment(process.env)) {
       // Fail at start, not at the first LLM request: the caller must choose a provider.
       throw new MissingProviderError({ where: 'createAgent() / createContainer()' });
@@ -72,7 +72,7 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
         const options = {
           provider: scope.get(PROVIDER),
           tools: scope.get(TOOLS),
-          activities: scope.get(ACTIVITIES),
+          activities: [scope.get(ACTIVITIES)],
           paramsTransformers: scope.get(PARAMS_TRANSFORMERS),
           moduleLoader: scope.get(ModuleLoader),
           concurrency: config.concurrency,

@@ -1,11 +1,10 @@
 import type { ServiceClass, ToolClass } from '../decorators/class-types';
 import type { Provider } from '../llm/provider';
 import type { ToolSchema } from '../protocol/tool-schema';
-import type { ActivityFunction } from '../runtime/activity';
+import type { ActivityMap } from '../runtime/activity';
 import type { MessageHandler } from '../runtime/request/message-handler';
 
-/** A plain map of Activities by name, e.g. `{ fetchWeather: async ({ city }) => … }`. */
-export type ActivityMap = Record<string, ActivityFunction>;
+export type { ActivityMap } from '../runtime/activity';
 
 /** What `createContainer()` (and `createAgent()`) is configured with. */
 export interface IdeactConfig {

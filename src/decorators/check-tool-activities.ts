@@ -1,15 +1,16 @@
-import { getMetadataStorage } from '../decorators/metadata-storage';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
-import type { CollectedTool } from './collect-tools';
+import type { CollectedTool } from './collect-tool-entries';
+import { getMetadataStorage } from './metadata-storage';
 
 /**
- * Container-start checks between tools and activities: every explicit `_activity` must be registered
+ * Start checks (createContainer, new Executor with classes) between tools and activities: every explicit `_activity` must be registered
  * (listing the registered ones and, when a known service class declares it, which one to add); a
  * class-declared tool must have some way to run (an Activity, an `_output`, or a `_module`). @internal
  */
-export function checkActivities(
+export function checkToolActivities(
   tools: readonly CollectedTool[],
   registered: readonly string[],
+  api = 'createContainer',
 ): void {
   const known = new Set(registered);
   const listed =
@@ -22,6 +23,7 @@ export function checkActivities(
         .serviceActivities.filter((record) => record.name === activity)
         .map((record) => record.target.name);
       throw new ContainerConfigurationError({
+        api,
         setting: 'activities',
         problem: `tool "${tool.name}" (${tool.source}) names the Activity "${activity}", which nobody registered (registered: ${listed}).`,
         solutions: [
@@ -41,6 +43,7 @@ export function checkActivities(
       properties._module === undefined
     ) {
       throw new ContainerConfigurationError({
+        api,
         setting: 'tools',
         problem: `tool "${tool.name}" (${tool.source}) has no way to run: no Activity is registered under its name and it has neither @Output nor @Module.`,
         solutions: [

@@ -1,22 +1,15 @@
-import type { MetadataStorage as TransformerMetadataStorage } from 'class-transformer/types/MetadataStorage';
-import { lazyModule } from '../internal/lazy-module';
 import { DecoratorError } from '../errors/decorator.error';
+import { lazyModule } from '../internal/lazy-module';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { ClassConstructor } from './class-types';
-import { descriptionOf, ownDescriptions } from './describe.decorator';
+import { ownValidationMetadata, transformerStorage } from './class-validation-modules';
+import { describedPosition, descriptionOf } from './describe.decorator';
+import { classChain } from './metadata-storage';
+import { completeParamTypes } from './param-properties';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded when a schema is first built (import cost) */
 const jsonSchemaConverter = lazyModule(
   () => require('class-validator-jsonschema') as typeof import('class-validator-jsonschema'),
-);
-// class-transformer exposes its default (decorator) storage only from this untyped deep path.
-const transformerStorage = lazyModule(
-  () =>
-    (
-      require('class-transformer/cjs/storage') as {
-        defaultMetadataStorage: TransformerMetadataStorage;
-      }
-    ).defaultMetadataStorage,
 );
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -51,32 +44,21 @@ export function classToJsonSchema(
       ],
     });
   }
+  const late = completeParamTypes(type, usage);
   const raw = jsonSchemaConverter().targetConstructorToSchema(type, {
     classTransformerMetadataStorage: transformerStorage(),
     refPointerPrefix: REF_PREFIX,
   }) as JSONSchema;
+  const rawProperties = raw.properties ?? {};
   const properties: Record<string, JSONSchema> = {};
-  for (const [propertyName, propertySchema] of Object.entries(raw.properties ?? {})) {
-    const inlined = inlineRefs(propertySchema, (reference) =>
+  for (const propertyName of declarationOrder(type, Object.keys(rawProperties), late)) {
+    const inlined = inlineRefs(rawProperties[propertyName], (reference) =>
       resolveNested(type, propertyName, reference, usage, [...stack, type]),
     ) as JSONSchema;
     const description = descriptionOf(type, propertyName);
     properties[propertyName] = orderKeys(
       description === undefined ? inlined : { ...inlined, description },
     );
-  }
-  for (const propertyName of ownDescriptions(type).keys()) {
-    if (!(propertyName in properties)) {
-      throw new DecoratorError({
-        decorator: '@Describe',
-        target: `${type.name}.${propertyName}`,
-        problem: 'the property has no class-validator decorator, so it is not part of the schema.',
-        solutions: [
-          `Add a type decorator to ${propertyName}: @IsString(), @IsNumber(), @IsBoolean(), @ValidateNested(), …`,
-          'Add @IsOptional() as well if the property may be omitted.',
-        ],
-      });
-    }
   }
   const schema: JSONSchema = { type: 'object' };
   if (typeof raw.title === 'string') schema.title = raw.title;
@@ -94,9 +76,7 @@ function resolveNested(
   stack: readonly ClassConstructor[],
 ): JSONSchema {
   const typeMetadata = transformerStorage().findTypeMetadata(owner, propertyName);
-  const declared: unknown = typeMetadata
-    ? typeMetadata.typeFunction()
-    : Reflect.getMetadata('design:type', owner.prototype as object, propertyName);
+  const declared: unknown = typeMetadata?.typeFunction();
   if (
     typeof declared === 'function' &&
     declared !== Array &&
@@ -106,14 +86,57 @@ function resolveNested(
     const nested = classToJsonSchema(declared as ClassConstructor, usage, stack);
     return { ...nested, additionalProperties: false };
   }
+  // Without @Type, class-transformer leaves the nested value a plain object and every call would fail
+  // validation: say so now, at container start.
+  const designType: unknown = Reflect.getMetadata(
+    'design:type',
+    owner.prototype as object,
+    propertyName,
+  );
+  const className =
+    typeof designType === 'function' && designType !== Array && designType !== Object
+      ? designType.name
+      : 'ItsClass';
   throw new DecoratorError({
     ...usage,
-    problem: `cannot tell the class of the nested property ${owner.name}.${propertyName}.`,
+    problem:
+      typeMetadata === undefined
+        ? `the nested property ${owner.name}.${propertyName} has no @Type(() => ${className}) (class-transformer), so its value would stay a plain object and every call would fail validation.`
+        : `cannot tell the class of the nested property ${owner.name}.${propertyName}: its @Type does not name the class its validators describe.`,
     solutions: [
-      `Add @Type(() => ItsClass) from class-transformer to ${propertyName} (required for arrays of objects).`,
+      `Add @Type(() => ${className}) from class-transformer to ${owner.name}.${propertyName} (for arrays too: the item class).`,
       'Describe the property with a primitive validator (@IsString(), @IsNumber(), …) if it is not an object.',
     ],
   });
+}
+
+/**
+ * `names` (class-validator's order) in declaration order: class-validator keeps it, except for the
+ * properties whose type rule ideact added later (`late`); those go after the property declared before
+ * them, as `@Describe` recorded it (the others last).
+ */
+function declarationOrder(
+  type: ClassConstructor,
+  names: readonly string[],
+  late: ReadonlySet<string>,
+): string[] {
+  const rank = new Map<string, number>();
+  names.forEach((name, index) => {
+    if (!late.has(name)) rank.set(name, index);
+  });
+  names.forEach((name, index) => {
+    if (!late.has(name)) return;
+    const owner = classChain(type).find((entry) => describedPosition(entry, name) !== undefined);
+    const position = owner === undefined ? undefined : describedPosition(owner, name);
+    if (owner === undefined || position === undefined) {
+      rank.set(name, names.length + index);
+      return;
+    }
+    const previous = position === 0 ? undefined : ownValidationMetadata(owner)[position - 1];
+    const anchor = previous === undefined ? -1 : (rank.get(previous.propertyName) ?? -1);
+    rank.set(name, anchor + 0.5 + index / (names.length + 1) / 2);
+  });
+  return [...names].sort((first, second) => (rank.get(first) ?? 0) - (rank.get(second) ?? 0));
 }
 
 function inlineRefs(value: unknown, resolve: (reference: string) => JSONSchema): unknown {

@@ -1,10 +1,10 @@
-import type { ToolClass } from '../decorators/class-types';
-import { getMetadataStorage } from '../decorators/metadata-storage';
-import { createParamsTransformer } from '../decorators/params-transformer';
-import { isToolClass, toolSchema } from '../decorators/tool-schema-builder';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { ParamsTransformer } from '../runtime/activity';
+import type { ToolClass } from './class-types';
+import { getMetadataStorage } from './metadata-storage';
+import { createParamsTransformer } from './params-transformer';
+import { isToolClass, toolSchema } from './tool-schema-builder';
 
 /** One configured tool: its schema, where it came from, and its class when it was declared by one. */
 export interface CollectedTool {
@@ -15,19 +15,24 @@ export interface CollectedTool {
   type?: ToolClass;
 }
 
-/** Tools of a container, with the params transformers of class-declared ones. @internal */
+/** Tools of a container (or executor), with the params transformers of class-declared ones. @internal */
 export interface CollectedTools {
   tools: CollectedTool[];
   paramsTransformers: Record<string, ParamsTransformer>;
 }
 
 /**
- * Turns `config.tools` (decorated classes and ToolSchemas) into schemas; rejects non-tools and
- * duplicate names with a ContainerConfigurationError. @internal
+ * Turns `tools` (decorated classes and ToolSchemas) into schemas and params transformers; rejects
+ * non-tools and duplicate names with a ContainerConfigurationError. One check for `createContainer`
+ * and `new Executor` (`api` names the one called, for messages). @internal
  */
-export function collectTools(entries: readonly unknown[]): CollectedTools {
+export function collectToolEntries(
+  entries: readonly unknown[],
+  api = 'createContainer',
+): CollectedTools {
   if (!Array.isArray(entries)) {
     throw new ContainerConfigurationError({
+      api,
       setting: 'tools',
       problem: `expected an array of @Tool classes or ToolSchemas, got ${typeof entries}.`,
       solutions: ['Pass `tools: [WeatherReport, otherToolSchema]`.'],
@@ -36,10 +41,11 @@ export function collectTools(entries: readonly unknown[]): CollectedTools {
   const tools: CollectedTool[] = [];
   const paramsTransformers: Record<string, ParamsTransformer> = {};
   entries.forEach((entry, index) => {
-    const collected = collectOne(entry, index);
+    const collected = collectOne(entry, index, api);
     const clash = tools.find((tool) => tool.name === collected.name);
     if (clash) {
       throw new ContainerConfigurationError({
+        api,
         setting: 'tools',
         problem: `two tools are named "${collected.name}": ${clash.source} and ${collected.source}.`,
         solutions: [
@@ -56,13 +62,14 @@ export function collectTools(entries: readonly unknown[]): CollectedTools {
   return { tools, paramsTransformers };
 }
 
-function collectOne(entry: unknown, index: number): CollectedTool {
+function collectOne(entry: unknown, index: number, api: string): CollectedTool {
   if (typeof entry === 'function') {
     const source = `tools[${index}] (class ${entry.name || 'anonymous'})`;
     if (!isToolClass(entry)) {
       const storage = getMetadataStorage();
       const isService = storage.serviceActivitiesOf(entry as ToolClass).length > 0;
       throw new ContainerConfigurationError({
+        api,
         setting: 'tools',
         problem: `${source} is not decorated with @Tool().`,
         solutions: [
@@ -80,6 +87,7 @@ function collectOne(entry: unknown, index: number): CollectedTool {
     typeof entry === 'object' && entry !== null ? constName(entry as ToolSchema) : undefined;
   if (name === undefined) {
     throw new ContainerConfigurationError({
+      api,
       setting: 'tools',
       problem: `${source} is neither a @Tool class nor a ToolSchema with \`properties._tool.const\`.`,
       solutions: [

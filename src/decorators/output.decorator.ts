@@ -5,7 +5,8 @@ import type { JSONSchema } from '../protocol/json-schema';
 import { validateJson } from '../protocol/json-validation';
 import type { ClassConstructor } from './class-types';
 import { asDecoratedClass, rejectDuplicate } from './decorator-target';
-import { getMetadataStorage } from './metadata-storage';
+import { ownDescriptions } from './describe.decorator';
+import { classChain, getMetadataStorage } from './metadata-storage';
 import { assertReflectMetadata } from './reflect-metadata-check';
 
 const SOLUTIONS = [
@@ -49,7 +50,9 @@ function normalizeOutput(
     const rules = classValidator()
       .getMetadataStorage()
       .getTargetValidationMetadatas(type, '', true, false);
-    if (rules.length > 0) return { kind: 'class', type };
+    // A class whose properties carry only @Describe is typed from their design types (toolSchema).
+    const described = classChain(type).some((owner) => ownDescriptions(owner).size > 0);
+    if (rules.length > 0 || described) return { kind: 'class', type };
     throw new DecoratorError({
       decorator: '@Output',
       target: targetName,

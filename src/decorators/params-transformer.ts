@@ -7,15 +7,20 @@ import {
 } from '../errors/params-validation.error';
 import type { ParamsTransformer } from '../runtime/activity';
 import type { ToolClass } from './class-types';
+import { completeParamTypes } from './param-properties';
+import { detachUntypedValues, restoreUntypedValues } from './untyped-param-values';
 
 /**
  * Turns the params of an explicit Call into an instance of the tool's class (class-transformer) and
  * validates it (class-validator) before the Activity runs. Unknown params are rejected
  * (`whitelist` + `forbidNonWhitelisted`), `_`-prefixed meta-fields are dropped first. The Activity
- * receives the validated instance. Failure: `ParamsValidationError` listing each property and constraint.
+ * receives the validated instance. Values of untyped properties (no `@Type`) are not copied by
+ * class-transformer but passed as sent, so plain-object params keep every key (`constructor` and
+ * `__proto__` included). Failure: `ParamsValidationError` listing each property and constraint.
  */
 export function createParamsTransformer(type: ToolClass, toolName: string): ParamsTransformer {
   const constructor = type as unknown as TransformerConstructor<object>;
+  completeParamTypes(type, { decorator: '@Tool', target: type.name });
   const hasRules =
     classValidator().getMetadataStorage().getTargetValidationMetadatas(type, '', true, false)
       .length > 0;
@@ -37,15 +42,34 @@ export function createParamsTransformer(type: ToolClass, toolName: string): Para
       }
       return classTransformer().plainToInstance(constructor, {}) as Record<string, unknown>;
     }
-    const instance = classTransformer().plainToInstance(constructor, plain);
+    const { typed, detached, issues } = detachUntypedValues(type, plain);
+    let instance: object;
+    try {
+      instance = classTransformer().plainToInstance(constructor, typed);
+    } catch (error) {
+      // class-transformer fails on shapes it cannot copy: a params problem, never a raw crash.
+      throw new ParamsValidationError({
+        toolName,
+        issues: [
+          ...issues,
+          {
+            path: '(params)',
+            messages: [
+              `could not be converted to ${type.name}: ${error instanceof Error ? error.message : String(error)}`,
+            ],
+          },
+        ],
+        cause: error,
+      });
+    }
+    restoreUntypedValues(instance, detached);
     const errors = await classValidator().validate(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
     });
-    if (errors.length > 0) {
-      throw new ParamsValidationError({ toolName, issues: flattenErrors(errors, '') });
-    }
+    issues.push(...flattenErrors(errors, ''));
+    if (issues.length > 0) throw new ParamsValidationError({ toolName, issues });
     return instance as Record<string, unknown>;
   };
 }

@@ -10,23 +10,28 @@ export class ContainerConfigurationError extends ConfigurationError {
 
   /** The config field at fault: `tools`, `activities`, `provider`, … */
   readonly setting: string;
+  /** What was called with it: `createContainer` (also for `createAgent`) or `new Executor`. */
+  readonly api: string;
   /** The fixes the message suggests, one per entry. */
   readonly solutions: readonly string[];
 
   constructor(options: {
     setting: string;
+    /** Default `createContainer`. */
+    api?: string;
     problem: string;
     solutions: readonly string[];
     cause?: unknown;
   }) {
     super({
       message: withPotentialSolutions(
-        `createContainer({ ${options.setting} }): ${options.problem}`,
+        `${options.api ?? 'createContainer'}({ ${options.setting} }): ${options.problem}`,
         options.solutions,
       ),
       cause: options.cause,
     });
     this.setting = options.setting;
+    this.api = options.api ?? 'createContainer';
     this.solutions = options.solutions;
   }
 }

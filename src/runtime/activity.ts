@@ -28,6 +28,9 @@ export type ActivityFunction = (
   context: ActivityContext,
 ) => unknown | Promise<unknown>;
 
+/** A plain map of Activities by name, e.g. `{ fetchWeather: async ({ city }) => … }`. */
+export type ActivityMap = Record<string, ActivityFunction>;
+
 /**
  * Converts or validates the params of an explicit Call before its Activity runs (e.g. class-validator
  * DTOs from the decorator layer); throws a typed error on failure.

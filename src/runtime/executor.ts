@@ -5,21 +5,30 @@ import type { Message } from '../protocol/message';
 import { toolName } from '../protocol/read-tool';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { TypedToolReference } from '../protocol/typed-tool';
-import type { ActivityFunction, ParamsTransformer } from './activity';
+import type { ParamsTransformer } from './activity';
 import { runBatch, type BatchMode, type BatchOptions, type BatchResult } from './batch';
 import { executeCall, type CallEnvironment, type CallOptions, type CallRun } from './execute-call';
 import type { MessageHandler } from './request/message-handler';
 import { ModuleLoader } from './module-loader';
 import { RequestModuleRunner, type ModuleRunner } from './module-runner';
+import { normalizeExecutorActivities, type ExecutorActivities } from './executor-activities';
+import { resolveExecutorTools, type ExecutorToolClass } from './tool-class-resolver';
 
 /** Options of an {@link Executor}. */
 export interface ExecutorOptions {
   /** The LLM backend module sub-requests use (through the default ModuleRunner). */
   provider: Provider;
-  /** The Tools Calls may use, by their `_tool` name (names must be unique). */
-  tools: ToolSchema[];
-  /** Activities by name: a Tool runs the one named by `_activity`, else the one named like the Tool (R-TOOL-2). */
-  activities?: Record<string, ActivityFunction>;
+  /**
+   * The Tools Calls may use, by their `_tool` name (names must be unique): ToolSchemas and/or `@Tool`
+   * classes, which are checked and get params transformers exactly as in `createContainer`.
+   */
+  tools: Array<ToolSchema | ExecutorToolClass>;
+  /**
+   * Activities, as maps by name: `[{ add: (params) => … }]` (createContainer's shape without service
+   * classes). A Tool runs the one named by `_activity`, else the one named like the Tool (R-TOOL-2).
+   * A single map (`{ add }`) is deprecated.
+   */
+  activities?: ExecutorActivities;
   /** Root directory for module Idea files (default `process.cwd()`); ignored when `moduleLoader` is given. */
   moduleRoot?: string;
   /** Hosts allowed to serve module URLs (default none); ignored when `moduleLoader` is given. */
@@ -36,7 +45,10 @@ export interface ExecutorOptions {
   handlers?: MessageHandler[];
   /** Repair attempts for module sub-requests (default runner only). */
   maxRepairs?: number;
-  /** Per tool name: converts/validates the params of explicit Calls before the Activity runs. */
+  /**
+   * Per tool name: converts/validates the params of explicit Calls before the Activity runs (`@Tool`
+   * classes get theirs; an entry here replaces it).
+   */
   paramsTransformers?: Record<string, ParamsTransformer>;
   /** Depth of this executor in the module hierarchy (0 = top level); set by {@link Executor.child}. */
   depth?: number;
@@ -77,7 +89,13 @@ export class Executor {
   private activityNameSet?: ReadonlySet<string>;
 
   constructor(options: ExecutorOptions) {
-    this.tools = [...options.tools];
+    const activities = normalizeExecutorActivities(options.activities);
+    const resolved = resolveExecutorTools(options.tools, Object.keys(activities));
+    this.tools = resolved?.tools ?? [...(options.tools as ToolSchema[])];
+    const paramsTransformers = {
+      ...resolved?.paramsTransformers,
+      ...(options.paramsTransformers ?? {}),
+    };
     this.depth = options.depth ?? 0;
     this.chain = [...(options.chain ?? [])];
     this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
@@ -93,8 +111,8 @@ export class Executor {
       });
     this.environment = {
       tools: indexTools(this.tools),
-      activities: { ...(options.activities ?? {}) },
-      paramsTransformers: { ...(options.paramsTransformers ?? {}) },
+      activities,
+      paramsTransformers,
       loader: this.moduleLoader,
       runner,
       depth: this.depth,
@@ -102,7 +120,15 @@ export class Executor {
       maxModuleDepth: options.maxModuleDepth ?? DEFAULT_MAX_MODULE_DEPTH,
     };
     // Share the resolved defaults with children, so they use the same loader and runner.
-    this.options = { ...options, moduleLoader: this.moduleLoader, moduleRunner: runner };
+    // Children get the resolved tools and activities, so classes are not resolved twice.
+    this.options = {
+      ...options,
+      tools: [...this.tools],
+      activities: [activities],
+      paramsTransformers,
+      moduleLoader: this.moduleLoader,
+      moduleRunner: runner,
+    };
   }
 
   /** The runner that executes module sub-requests (R-MOD-1); nested agents install theirs here. */

@@ -145,18 +145,18 @@ describe('misuse fails at decoration with a message that says how to fix it', ()
     ).toContain('already registers the Activity "fetch"');
   });
 
-  it('@Describe on a property without a class-validator decorator (when the schema is built)', () => {
+  it('@Describe on a property whose type says nothing at run time (union, any) fails when the schema is built', () => {
     @Tool()
     class Weather {
       @IsString()
       city!: string;
-      @Describe('Days ahead')
-      days!: number;
+      @Describe('Days ahead or "week"')
+      days!: number | string;
     }
     const error = misuse(() => toolSchema(Weather));
-    expect(error.decorator).toBe('@Describe');
-    expect(error.target).toBe('Weather.days');
-    expect(error.message).toContain('@IsNumber()');
+    expect(error.decorator).toBe('@Tool');
+    expect(error.message).toContain('Weather.days');
+    expect(error.message).toContain('@IsObject(), @IsString(), @IsNumber()');
     expect(misuse(() => Describe('')({}, 'city')).message).toContain('the description is empty');
   });
 
