@@ -1,5 +1,44 @@
+import { ImportNotAllowedError } from '../errors/import-not-allowed.error';
+import type { Call } from './call';
 import { dataView, messageInstance, messageKind } from './data-view';
 import type { Message } from './message';
+import type { ToolInfo } from './tool-info';
+
+/**
+ * R-IMP-1: the kinds a Call imports: the Tool's static kinds as declared, or for a dynamic Tool the
+ * list the Call chose (none chosen = none imported), each checked against the Tool's enum; undefined
+ * when the Tool imports nothing. Throws `ImportNotAllowedError` for a kind outside the enum and for
+ * an `_imports` that is not a list (`"_imports": "notes"` is never silently ignored).
+ */
+export function importedKinds(info: ToolInfo, call: Call): string[] | undefined {
+  const setting = info.imports;
+  if (setting.mode === 'none') return undefined;
+  if (setting.mode === 'static') return setting.kinds;
+  const written: unknown = call._imports;
+  if (written === undefined || written === null) return [];
+  if (!Array.isArray(written) || written.some((kind) => typeof kind !== 'string')) {
+    throw new ImportNotAllowedError({
+      toolName: info.name,
+      kinds: Array.isArray(written) ? written.map(describeKind) : [describeKind(written)],
+      allowed: setting.kinds,
+      written,
+    });
+  }
+  const chosen = written as string[];
+  const rejected = chosen.filter((kind) => !setting.kinds.includes(kind));
+  if (rejected.length > 0) {
+    throw new ImportNotAllowedError({
+      toolName: info.name,
+      kinds: rejected,
+      allowed: setting.kinds,
+    });
+  }
+  return chosen;
+}
+
+function describeKind(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}
 
 /**
  * R-IMP-1 + R-INST-1: the context messages a Call may see, in order. A kind names a data kind

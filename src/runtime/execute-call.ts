@@ -1,7 +1,6 @@
 import { CallCancelledError } from '../errors/call-cancelled.error';
 import { CallFailedError } from '../errors/call-failed.error';
 import { IdeactError } from '../errors/ideact-error';
-import { ImportNotAllowedError } from '../errors/import-not-allowed.error';
 import { OutputPathNotAllowedError } from '../errors/output-path-not-allowed.error';
 import { UnknownToolError } from '../errors/unknown-tool.error';
 import { applyOutputPath } from '../protocol/apply-output-path';
@@ -9,7 +8,7 @@ import type { Call, CallError } from '../protocol/call';
 import type { Message, ResultMessage } from '../protocol/message';
 import { readTool, resolveActivity } from '../protocol/read-tool';
 import { resolveReferences } from '../protocol/resolve-references';
-import { selectImports } from '../protocol/select-imports';
+import { importedKinds, selectImports } from '../protocol/select-imports';
 import type { ToolInfo } from '../protocol/tool-info';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { Usage } from '../llm/provider';
@@ -49,6 +48,11 @@ export interface CallOptions {
    * because the agent loop, not the executor, defines the state. The Actor keeps it under the result.
    */
   onNestedRun?: (state: unknown) => void;
+  /**
+   * Receives the typed error when the Call fails (the result message carries only its code and
+   * message), so the agent loop can keep the original stack and stop on an Activity's bug.
+   */
+  onError?: (error: IdeactError) => void;
 }
 
 /** The outcome of one Call: the messages to append, and the output or the (typed) error. @internal */
@@ -102,9 +106,14 @@ export async function executeCall(
     if (output === undefined) output = null;
   } catch (error) {
     const typed = toIdeactError(error, call);
-    return finish(call, { error: typed }, outputPath, instance);
+    return reportError(finish(call, { error: typed }, outputPath, instance), options);
   }
-  return finish(call, { output }, outputPath, instance);
+  return reportError(finish(call, { output }, outputPath, instance), options);
+}
+
+function reportError(run: CallRun, options: CallOptions): CallRun {
+  if (run.error !== undefined) options.onError?.(run.error);
+  return run;
 }
 
 function finish(
@@ -171,23 +180,6 @@ function prepare(
   if (instance !== undefined) prepared.instance = instance;
   if (kinds !== undefined) prepared.imports = selectImports(context, kinds, instance);
   return prepared;
-}
-
-/** Static kinds as declared; dynamic kinds as the Call chose them, each checked against the enum. */
-function importedKinds(info: ToolInfo, call: Call): string[] | undefined {
-  const setting = info.imports;
-  if (setting.mode === 'none') return undefined;
-  if (setting.mode === 'static') return setting.kinds;
-  const chosen = Array.isArray(call._imports) ? call._imports.map(String) : [];
-  const rejected = chosen.filter((kind) => !setting.kinds.includes(kind));
-  if (rejected.length > 0) {
-    throw new ImportNotAllowedError({
-      toolName: info.name,
-      kinds: rejected,
-      allowed: setting.kinds,
-    });
-  }
-  return chosen;
 }
 
 function resolveActivityName(env: CallEnvironment, tool: ToolSchema): string {

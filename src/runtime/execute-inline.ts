@@ -3,9 +3,12 @@ import { IdeactError } from '../errors/ideact-error';
 import { InvalidActivityOutputError } from '../errors/invalid-activity-output.error';
 import { InvalidCallOutputError } from '../errors/invalid-call-output.error';
 import { InvalidParamsError } from '../errors/invalid-params.error';
+import { ParamsValidationError } from '../errors/params-validation.error';
 import { UnknownActivityError } from '../errors/unknown-activity.error';
-import { validateJson } from '../protocol/json-validation';
+import { type ValidationIssue, validateJson } from '../protocol/json-validation';
+import { findJsonDepthViolation, MAX_JSON_DEPTH } from '../protocol/json-depth';
 import type { Message } from '../protocol/message';
+import type { ParamsTransformer } from './activity';
 import type { CallEnvironment, PreparedCall } from './execute-call';
 
 /**
@@ -30,9 +33,11 @@ export function runInlineLatent(prepared: PreparedCall): Promise<unknown> {
 
 /**
  * Explicit method (R-CALL-3), inline or in module scope: validates the params against the Tool's
- * params schema, runs the Tool's params transformer, then the Activity with `visible` as its context.
+ * params schema (`InvalidParamsError`; `ParamsValidationError` for a tool with a params transformer,
+ * i.e. a `@Tool` class), runs the transformer, then the Activity with `visible` as its context.
  * A thrown non-ideact error becomes `ActivityFailedError` (original message kept); ideact errors pass.
- * When the Tool declares `_output`, the returned value is validated against it.
+ * The returned value may nest at most MAX_JSON_DEPTH levels; when the Tool declares `_output`, it is
+ * validated against it (both `InvalidActivityOutputError`).
  * @internal
  */
 export async function runActivity(
@@ -50,12 +55,18 @@ export async function runActivity(
       knownActivities: Object.keys(env.activities),
     });
   }
+  const transformer: ParamsTransformer | undefined = env.paramsTransformers[info.name];
   const issues = validateJson(info.params, prepared.params);
-  if (issues.length > 0) throw new InvalidParamsError({ toolName: info.name, issues });
+  if (issues.length > 0) {
+    // A class tool reports every params problem one way, whether its schema or its validators saw it.
+    if (transformer !== undefined) {
+      throw new ParamsValidationError({ toolName: info.name, issues: issues.map(toParamsIssue) });
+    }
+    throw new InvalidParamsError({ toolName: info.name, issues });
+  }
 
   let params = prepared.params;
-  const transformer = env.paramsTransformers[info.name];
-  if (transformer) params = await transformer(params);
+  if (transformer !== undefined) params = await transformer(params);
 
   let output: unknown;
   try {
@@ -74,6 +85,16 @@ export async function runActivity(
       cause: error,
     });
   }
+  // Deeper data would overflow the stack later, when it is formatted, merged or saved.
+  const tooDeep = findJsonDepthViolation(output);
+  if (tooDeep !== undefined) {
+    throw new InvalidActivityOutputError({
+      toolName: info.name,
+      activity: prepared.activity,
+      problem: `is nested more than MAX_JSON_DEPTH (${MAX_JSON_DEPTH}) levels deep`,
+      issues: [{ path: tooDeep.jsonPath, message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
+    });
+  }
   if (info.output !== undefined) {
     const outputIssues = validateJson(info.output, output ?? null);
     if (outputIssues.length > 0) {
@@ -85,4 +106,14 @@ export async function runActivity(
     }
   }
   return output;
+}
+
+/** A schema issue as a class tool's issue: the JSON Pointer becomes a dotted property path. */
+function toParamsIssue(issue: ValidationIssue): { path: string; messages: string[] } {
+  const path = issue.path
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+  return { path: path === '' ? '(params)' : path, messages: [issue.message] };
 }

@@ -71,8 +71,9 @@ const DEFAULT_MAX_MODULE_DEPTH = 4;
 
 /**
  * Runs Calls on both axes (R-CALL-1): Scope (inline | module) × Method (latent | explicit), with
- * imports, `†` references, output paths and instances. `call()` never throws for a failing Call
- * (R-CALL-5); `all`/`any`/`race` run batches under a concurrency limit (R-CALL-4).
+ * imports, `†` references, output paths and instances. `call(call, context)` never rejects for a
+ * failing Call (R-CALL-5), `call(Tool, params)` always does; `all`/`any`/`race` run batches under a
+ * concurrency limit (R-CALL-4).
  */
 export class Executor {
   /** The Tools this executor knows, as given. */
@@ -101,7 +102,10 @@ export class Executor {
     this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     this.moduleLoader =
       options.moduleLoader ??
-      new ModuleLoader({ root: options.moduleRoot, allowedHosts: options.allowedModuleHosts });
+      new ModuleLoader({
+        moduleRoot: options.moduleRoot,
+        allowedHosts: options.allowedModuleHosts,
+      });
     const runner =
       options.moduleRunner ??
       new RequestModuleRunner({
@@ -143,18 +147,22 @@ export class Executor {
   }
 
   /**
-   * Executes one Call: resolves to `[result, ...statePatches]` and never throws for the Call's own
-   * failures; they become `{ type: 'result', call, error: { code, message } }` (R-CALL-5).
+   * Message form: executes one Call and resolves to `[result, ...statePatches]`. NEVER rejects for a
+   * failed Call (unknown tool, invalid params, a throwing Activity, …): the failure is the result
+   * `{ type: 'result', call, error: { code, message } }` the LLM sees next (R-CALL-5).
    */
   call(call: Call, context: readonly Message[], options?: CallOptions): Promise<Message[]>;
   /**
-   * Typed call: runs `{ _tool: tool.toolName, ...params }` and returns its output, typed by the
-   * reference (codegen classes carry the types). THROWS the typed IdeactError when the Call fails;
-   * state patches of `_outputPath` are not returned — use the Message[] form for those.
+   * Typed form: runs `{ _tool: tool.toolName, ...params }` and resolves to its output, typed by the
+   * reference (codegen classes carry the types; `params` is checked against them, never widened).
+   * ALWAYS rejects when the Call fails, with the same typed IdeactError the Message form puts in its
+   * result: an IdeactError keeps its class; a plain error an Activity throws arrives as
+   * `ActivityFailedError`, any other as `CallFailedError`, the original as `cause`. `_outputPath`
+   * patches are not returned.
    */
   call<TInput, TOutput>(
     tool: TypedToolReference<TInput, TOutput>,
-    params: TInput,
+    params: NoInfer<TInput>,
     context?: Message[],
     options?: CallOptions,
   ): Promise<TOutput>;

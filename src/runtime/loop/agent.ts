@@ -18,6 +18,7 @@ import type { AgentRuntime, AgentSettings, CallRunner, ToolSource } from './agen
 import type { AgentState, NextStep } from './agent-state';
 import { BasicPrompter } from './basic-prompter';
 import { CallActor } from './call-actor';
+import { collectFailedCalls, isActivityBug } from './failed-calls';
 import { FirstOptionDiscriminator } from './first-option-discriminator';
 import {
   appendNode,
@@ -40,7 +41,7 @@ export interface TypedCallRunner extends CallRunner {
   ): Promise<Message[]>;
   call<TInput, TOutput>(
     tool: TypedToolReference<TInput, TOutput>,
-    params: TInput,
+    params: NoInfer<TInput>,
     context?: Message[],
   ): Promise<TOutput>;
 }
@@ -171,6 +172,8 @@ export class Agent {
   /**
    * Runs until the run ends (R-LOOP-3). With `task`/`context` (or no state yet) it starts a new run;
    * otherwise it continues the current state (a stopped one is resumed with the given limits).
+   * Failed Calls are listed in `result.failedCalls`; with `activityErrors: 'throw'` an Activity's bug
+   * resolves the run with stop reason `error` and `result.error` (other step errors still reject).
    */
   async run<TOutput = unknown>(options: RunOptions = {}): Promise<AgentResult<TOutput>> {
     if (this.current === undefined || options.task !== undefined || options.context !== undefined) {
@@ -198,12 +201,13 @@ export class Agent {
   }
 
   /**
-   * A typed call (issue 7) with the agent's current context: `agent.call(Lyricist, params)` type-checks
-   * the params and resolves to the output; throws the typed error when the Call fails.
+   * A typed call (issue 7) with the agent's current context: `agent.call(Lyricist, params)` checks
+   * the params against the tool's types (never widened from them) and resolves to the output; always
+   * rejects with the typed error when the Call fails, like `executor.call(Tool, params)`.
    */
   async call<TInput, TOutput>(
     tool: TypedToolReference<TInput, TOutput>,
-    params: TInput,
+    params: NoInfer<TInput>,
   ): Promise<TOutput> {
     const executor = this.services.executor as Partial<TypedCallRunner>;
     const context = this.current === undefined ? [] : contextMessages(this.current);
@@ -230,6 +234,7 @@ export class Agent {
   }
 
   private async loop<TOutput>(): Promise<AgentResult<TOutput>> {
+    let activityBug: AgentResult['error'];
     for (;;) {
       const state = this.requireState();
       const step = state.nextStep;
@@ -242,16 +247,26 @@ export class Agent {
         await this.checkpoint();
         break;
       }
-      await this.step();
+      try {
+        await this.step();
+      } catch (error) {
+        // step() already saved the state, stopped with reason `error`.
+        if (this.settings.activityErrors !== 'throw' || !isActivityBug(error)) throw error;
+        activityBug = error;
+        break;
+      }
     }
     const state = this.requireState();
     const done = state.nextStep as Extract<NextStep, { module: 'done' }>;
-    return {
+    const result: AgentResult<TOutput> = {
       output: (done.args.output ?? null) as TOutput | null,
       stopReason: done.args.reason,
       state,
       usage: state.usage,
+      failedCalls: collectFailedCalls(state),
     };
+    if (activityBug !== undefined) result.error = activityBug;
+    return result;
   }
 
   /** Makes a stopped state runnable again: the pending step, or a new task after a finished run. */
@@ -294,6 +309,7 @@ export class Agent {
       temperature: this.config.temperature,
       promptTokenBudget: this.config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
       concurrency: this.config.actorConcurrency ?? DEFAULT_ACTOR_CONCURRENCY,
+      activityErrors: this.config.activityErrors ?? 'feed',
     };
   }
 
