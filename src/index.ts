@@ -236,7 +236,10 @@ export type {
   AgentResult,
   StepModules,
   StepEvent,
+  FailedCall,
+  ActivityErrorMode,
 } from './runtime/loop/agent-options';
+export { collectFailedCalls } from './runtime/loop/failed-calls';
 export type {
   AgentRuntime,
   AgentSettings,

@@ -17,12 +17,19 @@ export class InvalidActivityOutputError extends ConfigurationError {
     toolName: string;
     activity: string;
     issues: ValidationIssue[];
+    /** What is wrong besides the schema (e.g. nested too deeply); default: it does not match `_output`. */
+    problem?: string;
     cause?: unknown;
   }) {
+    const problem = options.problem ?? "does not match the tool's `_output` schema";
+    const fix =
+      options.problem === undefined
+        ? "the Activity or the tool's `_output` schema"
+        : 'the Activity';
     super({
       message:
-        `Activity "${options.activity}" of tool "${options.toolName}" returned a value that does not match the tool's \`_output\` schema:\n` +
-        `${formatIssues(options.issues)}\nFix the Activity or the tool's \`_output\` schema.`,
+        `Activity "${options.activity}" of tool "${options.toolName}" returned a value that ${problem}:\n` +
+        `${formatIssues(options.issues)}\nFix ${fix}.`,
       cause: options.cause,
     });
     this.toolName = options.toolName;

@@ -1,5 +1,6 @@
 import { InvalidIdeaError } from '../errors/invalid-idea.error';
 import type { Idea } from './idea';
+import { findJsonDepthViolation, MAX_JSON_DEPTH } from './json-depth';
 import type { JSONSchema } from './json-schema';
 import { findLocalReferenceProblem } from './local-references';
 import { isPlainObject } from './merge-patch';
@@ -10,8 +11,9 @@ const MESSAGE_TYPES = ['system', 'text', 'data', 'input', 'state', 'result'] as 
 /**
  * Structural check of an Idea value (`{ name?, description?, context: Message[], schema, solution? }`)
  * read from `source` (a file path or label used in messages), including its schemas' local `$ref`s
- * (none dangling, none in a cycle). Returns it typed; throws `InvalidIdeaError` naming the JSON
- * path, e.g. `at /context/2/type: unknown message type "foo"` or `at /schema/properties/a/$ref: …`.
+ * (none dangling, none in a cycle) and its depth (at most MAX_JSON_DEPTH levels). Returns it typed;
+ * throws `InvalidIdeaError` naming the JSON path, e.g. `at /context/2/type: unknown message type
+ * "foo"` or `at /schema/properties/a/$ref: …`.
  */
 export function parseIdea(value: unknown, source: string): Idea {
   const fail = (jsonPath: string, reason: string): never => {
@@ -19,6 +21,11 @@ export function parseIdea(value: unknown, source: string): Idea {
   };
   if (!isPlainObject(value))
     fail('', `expected an object with "context" and "schema", got ${kindOf(value)}`);
+  // Checked first and without recursion: deeper data would overflow the stack in the checks below.
+  const tooDeep = findJsonDepthViolation(value);
+  if (tooDeep !== undefined) {
+    fail(tooDeep.jsonPath, `nested more than MAX_JSON_DEPTH (${MAX_JSON_DEPTH}) levels deep`);
+  }
   const idea = value as Record<string, unknown>;
   for (const key of ['name', 'description'] as const) {
     if (idea[key] !== undefined && typeof idea[key] !== 'string') {

@@ -35,6 +35,21 @@ describe('ideact run --provider offline', () => {
     expect(result.stderr).toContain('stopped: output after 1 turn(s)');
   });
 
+  it('without --provider and without OPENAI_API_KEY it chooses offline itself and says so in one line (issue 14 item 3)', async () => {
+    const result = await runCli(['run', LYRICIST, '--input', '{"topic":"rain","mood":"sad"}'], {
+      cwd: workDir,
+    });
+    expect(result.code).toBe(0);
+    const notices = result.stderr
+      .split('\n')
+      .filter((line) => line.includes('offline') || line.includes('not a language model'));
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^ideact: no provider configured, so using --provider offline\. .*not a language model/,
+      ),
+    ]);
+  });
+
   it('--input @file reads the input from a file', async () => {
     const input = path.join(workDir, 'input.json');
     await fs.writeFile(input, JSON.stringify({ topic: 'sun', mood: 'happy' }));
@@ -219,5 +234,55 @@ describe('ideact run --provider openai against a local Chat Completions server',
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toEqual({ title: 'Resumed', verses: ['again'] });
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('prints the failed Calls on stderr after the output (issue 14 item 9)', async () => {
+    const idea = {
+      name: 'researcher',
+      context: [{ type: 'system', text: 'You research topics.' }],
+      schema: {
+        type: 'object',
+        properties: {
+          calls: {
+            type: 'array',
+            items: {
+              anyOf: [
+                {
+                  type: 'object',
+                  description: 'Look a topic up.',
+                  properties: {
+                    _tool: { const: 'lookup' },
+                    _module: { const: 'missing-lookup.json' },
+                    topic: { type: 'string' },
+                  },
+                  required: ['_tool', 'topic'],
+                },
+              ],
+            },
+          },
+          output: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        },
+        required: ['calls', 'output'],
+        additionalProperties: false,
+      },
+    };
+    const ideaFile = path.join(workDir, 'researcher.json');
+    await fs.writeFile(ideaFile, JSON.stringify(idea));
+    server = await startChatCompletionsServer([
+      { json: { calls: [{ _tool: 'lookup', topic: 'rain' }], output: null } },
+      { json: { calls: [], output: 'nothing found' } },
+    ]);
+    const result = await runCli(['run', ideaFile, '--provider', 'openai'], {
+      env: { OPENAI_BASE_URL: server.baseURL },
+      cwd: workDir,
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toBe('nothing found');
+    const lines = result.stderr.split('\n');
+    const header = lines.indexOf('ideact: 1 failed call(s) during the run:');
+    expect(header).toBeGreaterThan(lines.findIndex((line) => line.includes('stopped: output')));
+    expect(lines[header + 1]).toMatch(
+      /^ {2}\d+:0 lookup: MODULE_NOT_FOUND: .*missing-lookup\.json/,
+    );
   });
 });

@@ -102,6 +102,7 @@ export async function runCommand(
     `ideact: stopped: ${result.stopReason} after ${usage.turns} turn(s), ${usage.inputTokens + usage.outputTokens} tokens, ${seconds(Date.now() - started)}\n`,
   );
   if (interrupted || result.stopReason === 'aborted') {
+    reportFailedCalls(result, io);
     const saved = await saveState(result, options, ideaFile, ideact.saveState);
     io.stderr(
       `ideact: state saved to ${saved}; continue with: ideact run ${ideaFile} --resume ${saved}\n`,
@@ -110,8 +111,10 @@ export async function runCommand(
   }
   if (result.stopReason === 'output' || result.stopReason === 'no_calls') {
     io.stdout(`${JSON.stringify(result.output ?? null, null, 2)}\n`);
+    reportFailedCalls(result, io);
     return ExitCode.ok;
   }
+  reportFailedCalls(result, io);
   const saved = await saveState(result, options, ideaFile, ideact.saveState);
   const error =
     result.state.nextStep.module === 'done' ? result.state.nextStep.args.error : undefined;
@@ -220,6 +223,23 @@ function selectProvider(options: RunCommandOptions, io: CliIo, ideact: IdeactMod
     io.stderr(`ideact: provider ${provider.name ?? 'custom'}\n`);
   }
   return provider;
+}
+
+/**
+ * After the output, on stderr: every Call whose result was an error (the model saw it, R-CALL-5), so a
+ * run that ended with an output still shows what failed on the way; stacks of non-ideact errors too.
+ */
+function reportFailedCalls(result: AgentResult, io: CliIo): void {
+  if (result.failedCalls.length === 0) return;
+  io.stderr(`ideact: ${result.failedCalls.length} failed call(s) during the run:\n`);
+  for (const failed of result.failedCalls) {
+    const where = failed.chain === undefined ? '' : ` in ${failed.chain.join(' → ')}`;
+    const message = failed.message.replace(/\n/g, '\n    ');
+    io.stderr(`  ${failed.callId} ${failed.tool}${where}: ${failed.code}: ${message}\n`);
+    if (failed.stack !== undefined) {
+      io.stderr(`${failed.stack.replace(/^/gm, '    ')}\n`);
+    }
+  }
 }
 
 /** One stderr line per step (the prompter's are skipped): turn, module, tokens, elapsed time. */

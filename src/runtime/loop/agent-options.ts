@@ -1,3 +1,4 @@
+import type { ActivityFailedError } from '../../errors/activity-failed.error';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
 import type { AgentState, AgentUsage, StopReason } from './agent-state';
@@ -18,6 +19,13 @@ export interface StepModules {
   discriminator: StepModule;
   actor: StepModule;
 }
+
+/**
+ * What an error thrown by an Activity that is not an ideact error (a TypeError, ReferenceError,
+ * RangeError…: a bug in your code) does. `'feed'` (default, R-CALL-5): it becomes the Call's result
+ * error and the LLM sees it. `'throw'`: the run ends with stop reason `error` and `result.error`.
+ */
+export type ActivityErrorMode = 'feed' | 'throw';
 
 /** What `onStep` receives after each step. */
 export interface StepEvent {
@@ -51,6 +59,12 @@ export interface AgentConfig {
   onStep?: (event: StepEvent) => void;
   /** Limits of nested agents (R-MOD-5) run as modules; default: 10 turns each. */
   nestedLimits?: { maxTurns?: number; maxTokens?: number; maxTimeMs?: number };
+  /**
+   * `'feed'` (default): an Activity's bug is fed to the LLM like any failed Call (R-CALL-5), and listed
+   * in `result.failedCalls`. `'throw'`: it ends the run (stop reason `error`, `result.error` is an
+   * `ActivityFailedError` whose `cause` is the original). Use `'throw'` in tests, `'feed'` in production.
+   */
+  activityErrors?: ActivityErrorMode;
 }
 
 /** What one run starts from and how far it may go (R-LOOP-3). */
@@ -87,6 +101,25 @@ export interface RunOptions {
 /** Options of `resume`: the limits may be raised, a new task may continue a finished run. */
 export type ResumeOptions = Omit<RunOptions, 'context' | 'output' | 'instances' | 'stateFile'>;
 
+/** A Call of the run whose result is an error: what the LLM was shown, plus the original stack. */
+export interface FailedCall {
+  /**
+   * Where the Call is in the state: `<vessel node id>:<call index>` (e.g. `3:0`); a Call of a nested
+   * agent (R-MOD-5) is prefixed by its module Call's id and `/` (e.g. `3:0/2:1`).
+   */
+  callId: string;
+  /** The Tool the Call used (`_tool`). */
+  tool: string;
+  /** The error code the result carries, e.g. `ACTIVITY_FAILED`, `INVALID_PARAMS`, `CALL_REJECTED`. */
+  code: string;
+  /** The error message the LLM saw. */
+  message: string;
+  /** The original error's stack when the cause is not an ideact error (an Activity's TypeError…). */
+  stack?: string;
+  /** For Calls of nested agents: the module chain (module ids from the root agent). */
+  chain?: string[];
+}
+
 /** What a run returns. */
 export interface AgentResult<TOutput = unknown> {
   /** The final output (null when the run ended without one). */
@@ -96,4 +129,14 @@ export interface AgentResult<TOutput = unknown> {
   /** The final state (plain JSON). */
   state: AgentState;
   usage: AgentUsage;
+  /**
+   * Every Call of the state whose result is an error (also of nested agents and of earlier processes
+   * that worked on this state), in the order they were recorded; empty when none failed.
+   */
+  failedCalls: FailedCall[];
+  /**
+   * Set when `activityErrors: 'throw'` ended the run (stop reason `error`): the ActivityFailedError
+   * whose `cause` is the Activity's original error. The state is saved; resuming feeds it to the LLM.
+   */
+  error?: ActivityFailedError;
 }

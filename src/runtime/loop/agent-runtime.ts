@@ -5,6 +5,7 @@ import type { ToolSchema } from '../../protocol/tool-schema';
 import type { Provider } from '../../llm/provider';
 import type { MessageHandler } from '../request/message-handler';
 import type { AgentState } from './agent-state';
+import type { ActivityErrorMode } from './agent-options';
 import type { ConfirmCalls } from './confirm';
 
 /** The Tool list a Generator offers (the container's `Toolkit` satisfies it). */
@@ -36,6 +37,8 @@ export interface AgentSettings {
   promptTokenBudget: number;
   /** How many Calls of one Vessel run at the same time. */
   concurrency: number;
+  /** What an Activity's own bug (a non-ideact error) does: fed to the LLM (default), or ends the run. */
+  activityErrors?: ActivityErrorMode;
 }
 
 /**

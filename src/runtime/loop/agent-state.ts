@@ -47,6 +47,11 @@ export interface NodeMetadata {
   originalCall?: Call;
   /** For result nodes of nested agents (R-MOD-5): the nested run's final state, per module call. */
   nested?: AgentState[];
+  /**
+   * For result nodes of Calls that failed because of an error that is not an ideact error (an
+   * Activity's TypeError…): that error's stack, for `result.failedCalls`. Never shown to the LLM.
+   */
+  errorStack?: string;
   /** Anything a custom module wants to keep (must be JSON). */
   [key: string]: unknown;
 }

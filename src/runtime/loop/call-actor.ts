@@ -1,4 +1,6 @@
+import type { ActivityFailedError } from '../../errors/activity-failed.error';
 import { CallRejectedError } from '../../errors/call-rejected.error';
+import type { IdeactError } from '../../errors/ideact-error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { InvalidOutputError } from '../../errors/invalid-output.error';
 import type { Call } from '../../protocol/call';
@@ -8,6 +10,7 @@ import { createLimiter } from '../concurrency';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentState, NodeMetadata, TokenUsage, VesselMessage } from './agent-state';
 import { assertDecisions, type ConfirmDecision } from './confirm';
+import { isActivityBug, originalStack } from './failed-calls';
 import { appendNode, contextView, getNode } from './state-tree';
 import type { StepModule } from './step-module';
 import { addUsage, emptyUsage, sumUsage } from './usage';
@@ -21,6 +24,9 @@ export const OUTPUT_CALL: Call = { _tool: 'output' };
  * rejected each. Every completed Call's result (and state patches) is appended and checkpointed at
  * once, so a crash never re-runs a completed Call: on resume, Calls whose result nodes exist are
  * skipped. Then it ends the run (a valid non-null output, or no Calls) or hands back to the Prompter.
+ * A failed Call's original stack (non-ideact causes) is kept in its result node's `errorStack`. With
+ * `activityErrors: 'throw'`, an Activity's bug (ActivityFailedError of a non-ideact error) is recorded,
+ * Calls not started yet are skipped, and the step throws it once the running Calls have finished.
  */
 export class CallActor implements StepModule {
   async run(agent: AgentRuntime): Promise<void> {
@@ -57,9 +63,12 @@ export class CallActor implements StepModule {
     }
 
     const limiter = createLimiter(settings.concurrency);
+    let activityBug: ActivityFailedError | undefined;
     await Promise.all(
       pending.map(({ call, index }, position) =>
         limiter.run(async () => {
+          // 'throw' mode: a bug already ends the run, so Calls not started yet wait for the resume.
+          if (activityBug !== undefined) return;
           const decision = decisions[position] ?? { approve: true };
           const metadata: NodeMetadata = {
             module: 'actor',
@@ -82,12 +91,21 @@ export class CallActor implements StepModule {
             const onNestedRun = (nested: unknown): void => {
               nestedStates.push(nested as AgentState);
             };
+            let failure: IdeactError | undefined;
             messages = await agent.executor.call(toRun, context, {
               signal: settings.signal,
               onUsage,
               onNestedRun,
+              onError: (error) => {
+                failure = error;
+              },
             });
             if (nestedStates.length > 0) metadata.nested = nestedStates;
+            const stack = failure === undefined ? undefined : originalStack(failure);
+            if (stack !== undefined) metadata.errorStack = stack;
+            if (settings.activityErrors === 'throw' && isActivityBug(failure)) {
+              activityBug ??= failure;
+            }
             for (const nested of nestedStates) callUsage = sumUsage(callUsage, nested.usage);
             if (callUsage.inputTokens + callUsage.outputTokens + callUsage.cachedTokens > 0) {
               metadata.usage = callUsage;
@@ -102,6 +120,7 @@ export class CallActor implements StepModule {
         }),
       ),
     );
+    if (activityBug !== undefined) throw activityBug;
     finishTurn(state, vessel);
   }
 }
