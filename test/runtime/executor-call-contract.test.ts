@@ -12,6 +12,7 @@ import {
   createAgent,
   createContainer,
   disposeContainer,
+  type Call,
   type Message,
   type ResultMessage,
   type ToolSchema,
@@ -178,7 +179,9 @@ describe('executor.call(Tool, params): always rejects for a failed Call (issue 1
 
 describe('a string _imports on a tool whose imports the model chooses (R-IMP-1, issue 14 item 13)', () => {
   it('is IMPORT_NOT_ALLOWED naming the tool and the value, never silently ignored', async () => {
-    const failed = result(await executor.call({ _tool: 'note', _imports: 'notes' }, context));
+    // What a model (or untyped JSON) may write: `_imports` as a string.
+    const stringImports = { _tool: 'note', _imports: 'notes' } as unknown as Call;
+    const failed = result(await executor.call(stringImports, context));
     expect(failed.error?.code).toBe('IMPORT_NOT_ALLOWED');
     expect(failed.error?.message).toContain('tool "note"');
     expect(failed.error?.message).toContain('"_imports": "notes"');
@@ -199,7 +202,8 @@ describe('a string _imports on a tool whose imports the model chooses (R-IMP-1, 
     expect(
       result(await executor.call({ _tool: 'note', _imports: ['notes'] }, context)).output,
     ).toBe(1);
-    const failed = result(await executor.call({ _tool: 'note', _imports: [{ kind: 1 }] }, context));
+    const objectImports = { _tool: 'note', _imports: [{ kind: 1 }] } as unknown as Call;
+    const failed = result(await executor.call(objectImports, context));
     expect(failed.error?.code).toBe('IMPORT_NOT_ALLOWED');
     expect(failed.error?.message).toContain('[{"kind":1}]');
   });
