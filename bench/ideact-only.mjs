@@ -1,8 +1,9 @@
 /**
  * The ideact-only workloads, one per process: `node bench/ideact-only.mjs <w4|w5|w6|w7|w8>`.
  * W4 parallel modules, W5 prompt size (inline vs module scope), W6 merge/render scaling,
- * W7 codegen of 200 Ideas, W8 CLI cold start and package import time. Prints one
- * `BENCH_RESULT <json>` line; a missing API gives `{ unavailable: reason }`, never a made-up figure.
+ * W7 codegen of 200 Ideas, W8 CLI cold start and package import cost (time and RSS over bare
+ * `node`). Prints one `BENCH_RESULT <json>` line; a missing API gives `{ unavailable: reason }`,
+ * never a made-up figure.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -346,6 +347,39 @@ function timeSpawn(args) {
   return { wall, stdout: child.stdout };
 }
 
+/** Prints the process's RSS (bytes) and CPU time (ms) when `-e` reaches it. */
+const REPORT_PROCESS_COST =
+  'const u=process.cpuUsage();' +
+  'process.stdout.write(JSON.stringify({rss:process.memoryUsage().rss,cpuMs:(u.user+u.system)/1000}))';
+
+/** One cold `node -e` process running `prelude` (with the dist entry as argv[1]): wall, RSS, CPU. */
+function coldProcess(prelude) {
+  const { wall, stdout } = timeSpawn(['-e', prelude + REPORT_PROCESS_COST, DIST_ENTRY]);
+  const { rss, cpuMs } = JSON.parse(stdout);
+  return { wall, rssMb: rss / 2 ** 20, cpuMs };
+}
+
+/**
+ * Import cost (issue 15): cold `require('ideact')` against bare `node`, the two interleaved so that load
+ * drift hits both alike; medians of `runs` processes each, the figures are the differences.
+ */
+async function importCost(runs) {
+  const pairs = await warmAndMeasure(runs, () => ({
+    bare: coldProcess(''),
+    imported: coldProcess('require(process.argv[1]);'),
+  }));
+  const over = (key) =>
+    median(pairs.map((pair) => pair.imported[key])) - median(pairs.map((pair) => pair.bare[key]));
+  return {
+    importMsOverBareNode: over('wall'),
+    importCpuMsOverBareNode: over('cpuMs'),
+    importRssMbOverBareNode: over('rssMb'),
+    bareNodeMs: median(pairs.map((pair) => pair.bare.wall)),
+    bareNodeRssMb: median(pairs.map((pair) => pair.bare.rssMb)),
+    importRuns: runs,
+  };
+}
+
 async function w8(runs) {
   const cli = path.join(ROOT, 'dist', 'cli', 'main.js');
   if (!existsSync(DIST_ENTRY) || !existsSync(cli))
@@ -364,6 +398,7 @@ async function w8(runs) {
     cliHelpMs: median(help),
     nodeBaselineMs: median(baseline),
     requireMs: median(imports),
+    ...(await importCost(Math.max(runs, 15))),
     helpListsCommands: /codegen/.test(helpOutput) && /run/.test(helpOutput),
     runs: helpRuns,
   };

@@ -14,6 +14,8 @@ const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const CHILD_TIMEOUT_MS = 240_000;
+/** RESULTS.md from this line on is hand-written history that a full run keeps. */
+const KEPT_MARKER = '<!-- kept by bench/run.mjs: records below -->';
 /** Where BENCH_PROFILE=1 puts the CPU profiles (outside the work tree). */
 const PROFILE_DIRECTORY = path.join(os.tmpdir(), 'ideact-bench-profiles');
 
@@ -190,7 +192,8 @@ function verdict(value, passes) {
 
 async function main() {
   const started = Date.now();
-  ensureBenchDependencies();
+  // Only W1–W3 run the peer frameworks; BENCH_ONLY=w8 needs no bench/ install.
+  if (['w1', 'w2', 'w3'].some(selected)) ensureBenchDependencies();
   const build = ensureBuild();
   const loadAtStart = os.loadavg()[0];
   const runs = measuredRuns();
@@ -358,7 +361,11 @@ async function main() {
     'W8 cold start',
     describe(w8) ??
       `\`ideact --help\` ${formatNumber(w8.cliHelpMs)} ms (bare \`node -e 0\` ${formatNumber(w8.nodeBaselineMs)} ms) · ` +
-        `require('ideact') ${formatNumber(w8.requireMs)} ms` +
+        `require('ideact') ${formatNumber(w8.requireMs)} ms · ` +
+        `cold \`require('ideact')\` over bare \`node\` (medians of ${w8.importRuns} processes each): ` +
+        `+${formatNumber(w8.importMsOverBareNode)} ms wall, +${formatNumber(w8.importCpuMsOverBareNode)} ms CPU, ` +
+        `+${formatNumber(w8.importRssMbOverBareNode)} MB RSS (bare: ${formatNumber(w8.bareNodeMs)} ms, ` +
+        `${formatNumber(w8.bareNodeRssMb)} MB)` +
         (w8.helpListsCommands ? '' : ' · WARNING: --help does not list the commands'),
   ]);
   for (const line of table(['workload', 'result'], rows)) out(line);
@@ -369,7 +376,7 @@ async function main() {
   const overheadRatio = ideactW1 ? ratio(ideactW1.msPerTurn, w1Best) : undefined;
   const parallelRatio = describe(w4) ? undefined : w4.parallelRatio;
   const tokenSaving = describe(w5) ? undefined : w5.moduleTokenSaving;
-  out('## Targets (issue 9)');
+  out('## Targets (issues 9 and 15)');
   out();
   const targetRows = [
     [
@@ -399,20 +406,36 @@ async function main() {
       describe(w8) ? 'n/a' : `${formatNumber(w8.requireMs)} ms`,
       verdict(describe(w8) ? undefined : w8.requireMs, (v) => v <= 200),
     ],
+    [
+      'import_ms_over_bare_node ≤ 30 (issue 15)',
+      describe(w8) ? 'n/a' : `${formatNumber(w8.importMsOverBareNode)} ms`,
+      verdict(describe(w8) ? undefined : w8.importMsOverBareNode, (v) => v <= 30),
+    ],
+    [
+      'import_rss_mb_over_bare_node ≤ 8 (issue 15)',
+      describe(w8) ? 'n/a' : `${formatNumber(w8.importRssMbOverBareNode)} MB`,
+      verdict(describe(w8) ? undefined : w8.importRssMbOverBareNode, (v) => v <= 8),
+    ],
   ];
   for (const line of table(['target', 'value', 'status'], targetRows)) out(line);
   out();
   out(`Total bench time: ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 
+  const importFigures = describe(w8) ? {} : w8;
   const summary =
     `summary: overhead_ratio_vs_best_peer=${formatRatio(overheadRatio)} ` +
-    `parallel_ratio=${formatRatio(parallelRatio)} module_token_saving=${formatRatio(tokenSaving)}`;
-  // A partial run (BENCH_ONLY) does not replace the record of the latest full run.
+    `parallel_ratio=${formatRatio(parallelRatio)} module_token_saving=${formatRatio(tokenSaving)} ` +
+    `import_ms_over_bare_node=${formatNumber(importFigures.importMsOverBareNode)} ` +
+    `import_rss_mb_over_bare_node=${formatNumber(importFigures.importRssMbOverBareNode)}`;
+  // A partial run (BENCH_ONLY) does not replace the record of the latest full run; a full run keeps
+  // the hand-written records below KEPT_MARKER (before/after figures of past issues).
   if (!process.env.BENCH_ONLY) {
-    writeFileSync(
-      path.join(BENCH, 'RESULTS.md'),
-      await formatMarkdown(`${report.join('\n')}\n\n\`${summary}\`\n`),
-    );
+    const file = path.join(BENCH, 'RESULTS.md');
+    const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const kept = previous.includes(KEPT_MARKER)
+      ? `\n${previous.slice(previous.indexOf(KEPT_MARKER))}`
+      : '';
+    writeFileSync(file, await formatMarkdown(`${report.join('\n')}\n\n\`${summary}\`\n${kept}`));
   }
   log();
   for (const line of report) log(line);
