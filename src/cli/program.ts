@@ -54,10 +54,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
     .option('--max-turns <n>', 'stop after this many LLM turns')
     .option('--state <file>', 'save the state after every step to this file (atomic)')
     .option('--resume <file>', 'continue the run saved in this state file')
-    .option(
-      '--module-root <dir>',
-      'directory module paths resolve in (default: the Idea file’s directory)',
-    )
+    .option('--module-root <dir>', MODULE_ROOT_HELP)
     .addHelpText('after', RUN_HELP)
     .action(async (idea: string, options: Record<string, string | undefined>) =>
       run(async () => (await import('./commands/run-command')).runCommand(idea, options, io)),
@@ -79,10 +76,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       'Check Idea files: JSON, Idea structure, schemas, input message, modules (inside the root, no cycles).',
     )
     .argument('<ideas...>', 'Idea files (.json)')
-    .option(
-      '--module-root <dir>',
-      'directory module paths resolve in (default: each Idea file’s directory)',
-    )
+    .option('--module-root <dir>', MODULE_ROOT_HELP)
     .action(async (ideas: string[], options: { moduleRoot?: string }) =>
       run(async () =>
         (await import('./commands/validate-command')).validateCommand(ideas, options, io),
@@ -104,10 +98,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       '--allow-remote-refs',
       'download http(s) $refs while generating types (default: off, a remote $ref is an error)',
     )
-    .option(
-      '--module-root <dir>',
-      'root the @Module paths are relative to (default: the current directory)',
-    )
+    .option('--module-root <dir>', MODULE_ROOT_HELP)
     .action(
       async (
         paths: string[],
@@ -153,6 +144,10 @@ function packageVersion(): string {
   }
 }
 
+/** One option, one meaning in run, validate and codegen: `moduleRoot` in code, default the cwd. */
+const MODULE_ROOT_HELP =
+  'directory `_module` and @Module paths resolve in and may not leave (default: the current directory)';
+
 const EXIT_CODES_HELP = `
 Exit codes:
   0    success
@@ -165,8 +160,8 @@ Set DEBUG=ideact to print stack traces.`;
 const RUN_HELP = `
 Examples:
   ideact run ideas/lyricist.json --input '{"topic":"rain"}'
-  ideact run ideas/producer.json --input @task.json --state run.json --max-turns 8
-  ideact run ideas/producer.json --resume run.json
+  ideact run ideas/producer.json --module-root ideas --input @task.json --state run.json --max-turns 8
+  ideact run ideas/producer.json --module-root ideas --resume run.json
 
 Ctrl-C stops the run after the current step, saves the state (to --state, or <idea>.state.json)
 and exits with 130; continue it with --resume.`;

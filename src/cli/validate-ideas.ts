@@ -33,7 +33,7 @@ export interface IdeaReport {
 
 /** Options of {@link validateIdeas}. */
 export interface ValidateIdeasOptions {
-  /** Root module references resolve in; default: each Idea file's directory. */
+  /** Root module references resolve in; default `process.cwd()` (like `moduleRoot` everywhere). */
   moduleRoot?: string;
 }
 
@@ -54,12 +54,12 @@ export async function validateIdeas(
 ): Promise<IdeaReport[]> {
   const reports: IdeaReport[] = [];
   for (const file of files) {
-    const root = path.resolve(options.moduleRoot ?? path.dirname(file));
+    const root = path.resolve(options.moduleRoot ?? process.cwd());
     const report: IdeaReport = { file, problems: [], notes: [], readable: true };
     const idea = await loadIdea(file, report);
     if (idea !== undefined) {
       checkIdea(idea, file, report);
-      const loader = new ModuleLoader({ root });
+      const loader = new ModuleLoader({ moduleRoot: root });
       const checked = new Set<string>();
       await checkModules(idea, file, [path.resolve(file)], { loader, root, checked, report });
     }

@@ -59,7 +59,10 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
     container.set({
       id: ModuleLoader,
       factory: () =>
-        new ModuleLoader({ root: config.moduleRoot, allowedHosts: config.allowedModuleHosts }),
+        new ModuleLoader({
+          moduleRoot: config.moduleRoot,
+          allowedHosts: config.allowedModuleHosts,
+        }),
     });
     container.set({
       id: Toolkit,

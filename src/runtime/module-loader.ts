@@ -1,6 +1,7 @@
 import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidIdeaError } from '../errors/invalid-idea.error';
+import { warnDeprecated } from '../internal/deprecation';
 import { ModuleNotFoundError } from '../errors/module-not-found.error';
 import { ModulePathError } from '../errors/module-path.error';
 import type { Idea } from '../protocol/idea';
@@ -18,6 +19,8 @@ export const ANONYMOUS_MODULE = 'anonymous';
 /** Options of a {@link ModuleLoader}. */
 export interface ModuleLoaderOptions {
   /** Directory local module references resolve against and may not leave; default `process.cwd()`. */
+  moduleRoot?: string;
+  /** @deprecated Use `moduleRoot` (the one name of this option everywhere); still honoured, with a warning. */
   root?: string;
   /** Hosts (exact `hostname` or `host:port`) allowed to serve modules over http(s); default none. */
   allowedHosts?: string[];
@@ -54,7 +57,13 @@ export class ModuleLoader {
   private readonly cache = new Map<string, Promise<Idea>>();
 
   constructor(options: ModuleLoaderOptions = {}) {
-    this.root = path.resolve(options.root ?? process.cwd());
+    if (options.root !== undefined) {
+      warnDeprecated(
+        'IDEACT_DEP_MODULE_LOADER_ROOT',
+        'new ModuleLoader({ root }) is deprecated: use `moduleRoot`, the name createContainer, createAgent, new Executor and the CLI (--module-root) use.',
+      );
+    }
+    this.root = path.resolve(options.moduleRoot ?? options.root ?? process.cwd());
     this.allowedHosts = [...(options.allowedHosts ?? [])];
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;

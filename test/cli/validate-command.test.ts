@@ -57,6 +57,8 @@ describe('ideact validate', () => {
     const result = await runCli([
       'validate',
       ...['producer', 'composer', 'sound-designer'].map((name) => path.join(MUSIC, `${name}.json`)),
+      '--module-root',
+      MUSIC,
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('ok      ');
@@ -78,7 +80,7 @@ describe('ideact validate', () => {
   it('a module cycle exits 1 naming the file, the JSON path and the chain', async () => {
     const first = await write('a.json', agentIdea('b.json'));
     await write('b.json', agentIdea('a.json'));
-    const result = await runCli(['validate', first]);
+    const result = await runCli(['validate', first, '--module-root', workDir]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`invalid ${first}`);
     expect(result.stderr).toContain(
@@ -90,7 +92,7 @@ describe('ideact validate', () => {
   it('a module outside the root and a missing module are errors at their JSON paths', async () => {
     const escape = await write('escape.json', agentIdea('../outside.json'));
     const missing = await write('missing.json', agentIdea('nowhere.json'));
-    const result = await runCli(['validate', escape, missing]);
+    const result = await runCli(['validate', escape, missing, '--module-root', workDir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /Module "\.\.\/outside\.json" is not allowed: .*outside the module root/,
@@ -144,5 +146,26 @@ describe('ideact validate', () => {
       `ideact: Invalid Idea in ${broken} at (root): the file is not valid JSON`,
     );
     expect(result.stderr).toContain(`ideact: Idea file not found: ${missing}`);
+  });
+
+  it('--module-root defaults to the current directory, as in run and codegen and moduleRoot in code (issue 14 item 11)', async () => {
+    const producer = path.join(MUSIC, 'producer.json');
+    const fromMusic = await runCli(['validate', producer], { cwd: MUSIC });
+    expect(fromMusic.code).toBe(0);
+    expect(fromMusic.stdout).toContain('module composer.json resolves to composer.json');
+
+    // From elsewhere, the Idea's own directory is not the root: its module is looked up in the cwd.
+    const fromWorkDir = await runCli(['validate', producer], { cwd: workDir });
+    expect(fromWorkDir.code).toBe(1);
+    expect(fromWorkDir.stderr).toContain('Module "composer.json" not found');
+
+    const help = await Promise.all(
+      ['run', 'validate', 'codegen'].map((command) => runCli([command, '--help'])),
+    );
+    for (const { stdout } of help) {
+      expect(stdout.replace(/\s+/g, ' ')).toContain(
+        '--module-root <dir> directory `_module` and @Module paths resolve in and may not leave (default: the current directory)',
+      );
+    }
   });
 });

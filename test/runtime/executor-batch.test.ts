@@ -56,7 +56,7 @@ function harness() {
   const executor = new Executor({
     provider: new ScriptedProvider([]),
     tools: [tool('wait', { id: { type: 'string' } }, ['id'])],
-    activities: { wait },
+    activities: [{ wait }],
     concurrency: 2,
   });
   const call = (id: string): Call => ({ _tool: 'wait', id });
@@ -236,7 +236,7 @@ describe('batches of many Calls (R-CALL-4)', () => {
         tools: [
           { type: 'object', properties: { _tool: { const: 'echo' }, n: { type: 'number' } } },
         ],
-        activities: { echo: async (params) => params.n },
+        activities: [{ echo: async (params) => params.n }],
         concurrency: 50,
       });
       const calls = Array.from({ length: 30 }, (_, n) => ({ _tool: 'echo', n }));

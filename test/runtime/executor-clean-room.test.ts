@@ -136,12 +136,14 @@ describe('Module clean room (R-MOD-1, R-MOD-2): nothing not imported reaches the
           _activity: { const: 'inspectActivity' },
         }),
       ],
-      activities: {
-        inspectActivity: (params, context) => {
-          seen = context;
-          return params;
+      activities: [
+        {
+          inspectActivity: (params, context) => {
+            seen = context;
+            return params;
+          },
         },
-      },
+      ],
     });
     const messages = await executor.call({ _tool: 'inspect', note: 'PARAM-NOTE' }, parentContext());
     expect(result(messages).output).toEqual({ note: 'PARAM-NOTE' });
@@ -240,7 +242,10 @@ describe('Module resolution (R-MOD-3, R-MOD-4)', () => {
       _resolution: { const: 'upfront' },
       maxWords: { type: 'integer' },
     });
-    const toolkit = new Toolkit({ tools: [declared], loader: new ModuleLoader({ root }) });
+    const toolkit = new Toolkit({
+      tools: [declared],
+      loader: new ModuleLoader({ moduleRoot: root }),
+    });
     const [resolved] = await toolkit.list();
     if (resolved === undefined) throw new Error('expected the resolved tool');
     expect(resolved.properties.text).toEqual({

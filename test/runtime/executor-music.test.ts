@@ -73,7 +73,7 @@ function requestText(request: ProviderRequest | undefined): string {
 }
 
 describe('Music example: Producer → Composer / Sound-Designer by direct calls', () => {
-  const loader = new ModuleLoader({ root: ideas });
+  const loader = new ModuleLoader({ moduleRoot: ideas });
 
   it('the producer calls the composer and the sound designer in parallel through all()', async () => {
     const producer = (await loader.load('producer.json')).idea;

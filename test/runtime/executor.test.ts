@@ -58,13 +58,15 @@ describe('Executor: Scope × Method (R-CALL-1..3)', () => {
       provider,
       moduleRoot: root,
       tools: [weather, add, summarize, poem, countImported],
-      activities: {
-        add: (params) => (params.a as number) + (params.b as number),
-        count: (_params, context) => {
-          seen.push(context);
-          return context.context.length;
+      activities: [
+        {
+          add: (params) => (params.a as number) + (params.b as number),
+          count: (_params, context) => {
+            seen.push(context);
+            return context.context.length;
+          },
         },
-      },
+      ],
     });
     const context: Message[] = [{ type: 'state', state: { step: 1 } }];
 
@@ -136,7 +138,7 @@ describe('Executor: Scope × Method (R-CALL-1..3)', () => {
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [tool('plain'), tool('scoped', { _imports: { const: ['input'] } })],
-      activities: { plain: record('plain'), scoped: record('scoped') },
+      activities: [{ plain: record('plain'), scoped: record('scoped') }],
     });
     const context: Message[] = [
       { type: 'text', text: 'task' },
@@ -153,7 +155,7 @@ describe('Executor: Scope × Method (R-CALL-1..3)', () => {
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [tool('greet', { _activity: { const: 'formal' } })],
-      activities: { greet: () => 'hi', formal: () => 'good day' },
+      activities: [{ greet: () => 'hi', formal: () => 'good day' }],
     });
     expect(result(await executor.call({ _tool: 'greet' }, [])).output).toBe('good day');
   });
@@ -162,7 +164,7 @@ describe('Executor: Scope × Method (R-CALL-1..3)', () => {
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [add],
-      activities: { add: (params) => params },
+      activities: [{ add: (params) => params }],
       paramsTransformers: { add: (params) => ({ ...params, transformed: true }) },
     });
     expect(result(await executor.call({ _tool: 'add', a: 1, b: 2 }, [])).output).toEqual({
@@ -176,7 +178,7 @@ describe('Executor: Scope × Method (R-CALL-1..3)', () => {
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [tool('typed', { _output: { type: 'number' } })],
-      activities: { typed: () => 'not a number' },
+      activities: [{ typed: () => 'not a number' }],
     });
     const failed = result(await executor.call({ _tool: 'typed' }, []));
     expect(failed.error?.code).toBe('INVALID_ACTIVITY_OUTPUT');
@@ -196,7 +198,7 @@ describe('Executor: references, imports, output paths, instances', () => {
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [tool('echo', { city: { type: 'string' }, unit: { type: 'string' } })],
-      activities: { echo: (params) => params },
+      activities: [{ echo: (params) => params }],
     });
     const call = { _tool: 'echo', city: '†state.city', unit: '†state.unit' };
     const messages = await executor.call(call, context);
@@ -221,12 +223,14 @@ describe('Executor: references, imports, output paths, instances', () => {
           _imports: { type: 'array', items: { enum: ['input', 'state'] } },
         }),
       ],
-      activities: {
-        look: (_params, activity) => {
-          seen.push(activity.context);
-          return activity.context.length;
+      activities: [
+        {
+          look: (_params, activity) => {
+            seen.push(activity.context);
+            return activity.context.length;
+          },
         },
-      },
+      ],
     });
     expect(
       result(await executor.call({ _tool: 'look', _imports: ['input'] }, context)).output,
@@ -248,7 +252,7 @@ describe('Executor: references, imports, output paths, instances', () => {
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [tool('look', { _imports: { const: ['state'] } })],
-      activities: { look: (_params, activity) => void (imported = activity.context) },
+      activities: [{ look: (_params, activity) => void (imported = activity.context) }],
     });
     await executor.call({ _tool: 'look', _instance: 'a' }, context);
     expect(imported).toEqual([context[0]]);
@@ -264,13 +268,15 @@ describe('Executor: references, imports, output paths, instances', () => {
         tool('chosen', { _outputPath: { enum: ['state.left', 'state.right'] } }),
         tool('fails', { _outputPath: { const: 'state.ok || state.failure' } }),
       ],
-      activities: {
-        fixed: () => 42,
-        chosen: () => 'x',
-        fails: () => {
-          throw new Error('disk full');
+      activities: [
+        {
+          fixed: () => 42,
+          chosen: () => 'x',
+          fails: () => {
+            throw new Error('disk full');
+          },
         },
-      },
+      ],
     });
     const fixed = await executor.call({ _tool: 'fixed', _instance: 'a' }, context);
     expect(fixed.slice(1)).toEqual([{ type: 'state', state: { answer: 42 }, _instance: 'a' }]);
@@ -294,7 +300,7 @@ describe('Executor: references, imports, output paths, instances', () => {
         tool('chosen', { _outputPath: { enum: ['state.left'] } }),
         tool('free', { _outputPath: { type: 'string' } }),
       ],
-      activities: { chosen: () => runs++, free: () => 'v' },
+      activities: [{ chosen: () => runs++, free: () => 'v' }],
     });
     const refused = await executor.call({ _tool: 'chosen', _outputPath: 'state.admin' }, context);
     expect(result(refused).error?.code).toBe('OUTPUT_PATH_NOT_ALLOWED');
@@ -314,12 +320,14 @@ describe('Executor: failing calls become result errors (R-CALL-5)', () => {
   const executor = new Executor({
     provider: new ScriptedProvider([]),
     tools: [add, tool('boom'), tool('ghost', { _activity: { const: 'missing' } })],
-    activities: {
-      add: (params) => (params.a as number) + (params.b as number),
-      boom: () => {
-        throw new Error('the printer caught fire');
+    activities: [
+      {
+        add: (params) => (params.a as number) + (params.b as number),
+        boom: () => {
+          throw new Error('the printer caught fire');
+        },
       },
-    },
+    ],
   });
 
   it('unknown tool → UNKNOWN_TOOL listing the known tools', async () => {
@@ -370,7 +378,7 @@ describe('Executor: typed calls', () => {
   const executor = new Executor({
     provider: new ScriptedProvider([]),
     tools: [add],
-    activities: { add: (params) => (params.a as number) + (params.b as number) },
+    activities: [{ add: (params) => (params.a as number) + (params.b as number) }],
   });
 
   it('returns the typed output', async () => {

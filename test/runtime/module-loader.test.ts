@@ -109,7 +109,7 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 
 describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   it('loads and validates an Idea under the root; the id is the real path', async () => {
-    const loader = new ModuleLoader({ root });
+    const loader = new ModuleLoader({ moduleRoot: root });
     const loaded = await loader.load('nested/deep.json');
     expect(loaded.reference).toBe('nested/deep.json');
     expect(loaded.id).toBe(await fs.realpath(path.join(root, 'nested', 'deep.json')));
@@ -117,7 +117,7 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   });
 
   it('caches by canonical id: concurrent and repeated loads share one parse; failures are not cached', async () => {
-    const loader = new ModuleLoader({ root });
+    const loader = new ModuleLoader({ moduleRoot: root });
     const [first, second] = await Promise.all([
       loader.load('echo.json'),
       loader.load('./echo.json'),
@@ -132,7 +132,7 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   });
 
   it('accepts an absolute path inside the root', async () => {
-    const loader = new ModuleLoader({ root });
+    const loader = new ModuleLoader({ moduleRoot: root });
     await expect(loader.load(path.join(root, 'echo.json'))).resolves.toBeDefined();
   });
 
@@ -142,7 +142,7 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   ])(
     'rejects a relative escape %s with ModulePathError naming the path and root',
     async (ref, why) => {
-      const error = await failure(new ModuleLoader({ root }).load(ref));
+      const error = await failure(new ModuleLoader({ moduleRoot: root }).load(ref));
       expect(ModulePathError.isInstance(error)).toBe(true);
       expect(error.message).toContain(ref);
       expect(error.message).toContain(root);
@@ -152,53 +152,53 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
 
   it('rejects an absolute path outside the root', async () => {
     const ref = path.join(outside, 'secret.json');
-    const error = await failure(new ModuleLoader({ root }).load(ref));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load(ref));
     expect(error).toBeInstanceOf(ModulePathError);
     expect((error as ModulePathError).path).toBe(ref);
     expect((error as ModulePathError).root).toBe(root);
   });
 
   it('rejects a symlink whose target leaves the root', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('escape.json'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('escape.json'));
     expect(error).toBeInstanceOf(ModulePathError);
     expect(error.message).toContain('symbolic link');
     expect(error.message).toContain('escape.json');
   });
 
   it('rejects files that are not .json', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('notes.txt'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('notes.txt'));
     expect(error).toBeInstanceOf(ModulePathError);
     expect(error.message).toContain('.json');
   });
 
   it('reports a missing file with ModuleNotFoundError naming it', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('missing.json'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('missing.json'));
     expect(error).toBeInstanceOf(ModuleNotFoundError);
     expect(error.message).toContain('missing.json');
   });
 
   it('reports invalid JSON with InvalidIdeaError naming the file (and the line when known)', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('broken.json'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('broken.json'));
     expect(error).toBeInstanceOf(InvalidIdeaError);
     expect(error.message).toContain(path.join('root', 'broken.json'));
     expect(error.message).toContain('not valid JSON');
   });
 
   it('reports an Idea without schema with InvalidIdeaError naming the file and /schema', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('no-schema.json'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('no-schema.json'));
     expect(error).toBeInstanceOf(InvalidIdeaError);
     expect((error as InvalidIdeaError).jsonPath).toBe('/schema');
     expect(error.message).toContain('no-schema.json');
   });
 
   it('issue 14 item 13: a file named "..notes.json" inside the root is inside it (".." only as a whole segment)', async () => {
-    const loaded = await new ModuleLoader({ root }).load('..notes.json');
+    const loaded = await new ModuleLoader({ moduleRoot: root }).load('..notes.json');
     expect(loaded.id).toBe(await fs.realpath(path.join(root, '..notes.json')));
     expect(loaded.idea.schema).toEqual(idea.schema);
   });
 
   it('issue 14 item 13: a NUL byte in the path is a ModulePathError naming the path, not a raw Node error', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('echo\0.json'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('echo\0.json'));
     expect(ModulePathError.isInstance(error)).toBe(true);
     expect((error as ModulePathError).code).toBe('MODULE_PATH');
     expect((error as ModulePathError).path).toBe('echo\0.json');
@@ -208,7 +208,7 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   });
 
   it('issue 14 item 13: a path that is a directory is a ModulePathError naming it, not EISDIR', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('folder.json'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('folder.json'));
     expect(ModulePathError.isInstance(error)).toBe(true);
     expect((error as ModulePathError).code).toBe('MODULE_PATH');
     expect((error as ModulePathError).path).toBe('folder.json');
@@ -216,7 +216,7 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   });
 
   it('issue 14 item 13: a path through a file ("echo.json/x.json") is a ModuleNotFoundError, not ENOTDIR', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('echo.json/x.json'));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load('echo.json/x.json'));
     expect(ModuleNotFoundError.isInstance(error)).toBe(true);
     expect((error as ModuleNotFoundError).code).toBe('MODULE_NOT_FOUND');
     expect(error.message).toContain('echo.json/x.json');
@@ -241,7 +241,7 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   ])(
     'issue 14 item 13: %s fails with InvalidIdeaError naming the file, the JSON path and the $ref',
     async (file, jsonPath, names) => {
-      const error = await failure(new ModuleLoader({ root }).load(file));
+      const error = await failure(new ModuleLoader({ moduleRoot: root }).load(file));
       expect(InvalidIdeaError.isInstance(error)).toBe(true);
       expect((error as InvalidIdeaError).code).toBe('INVALID_IDEA');
       expect((error as InvalidIdeaError).jsonPath).toBe(jsonPath);
@@ -252,12 +252,14 @@ describe('ModuleLoader: local Idea files (R-MOD-6)', () => {
   );
 
   it('a recursive schema (a $ref back to its definition through properties) is fine', async () => {
-    const loaded = await new ModuleLoader({ root }).load('recursive.json');
+    const loaded = await new ModuleLoader({ moduleRoot: root }).load('recursive.json');
     expect(loaded.idea.schema.$ref).toBe('#/$defs/Node');
   });
 
   it('enforces the size cap on files', async () => {
-    const error = await failure(new ModuleLoader({ root, maxBytes: 10 }).load('echo.json'));
+    const error = await failure(
+      new ModuleLoader({ moduleRoot: root, maxBytes: 10 }).load('echo.json'),
+    );
     expect(error).toBeInstanceOf(InvalidIdeaError);
     expect(error.message).toContain('size cap');
   });
@@ -297,7 +299,7 @@ describe('ModuleLoader: URLs (R-MOD-6)', () => {
   });
 
   it('loads from an allowed host, once (cached by URL)', async () => {
-    const loader = new ModuleLoader({ root, allowedHosts: ['127.0.0.1'] });
+    const loader = new ModuleLoader({ moduleRoot: root, allowedHosts: ['127.0.0.1'] });
     const before = requests;
     const first = await loader.load(`${origin}/echo.json`);
     const second = await loader.load(`${origin}/echo.json`);
@@ -308,7 +310,7 @@ describe('ModuleLoader: URLs (R-MOD-6)', () => {
 
   it('refuses a host that is not allow-listed, naming the host', async () => {
     const before = requests;
-    const error = await failure(new ModuleLoader({ root }).load(`${origin}/echo.json`));
+    const error = await failure(new ModuleLoader({ moduleRoot: root }).load(`${origin}/echo.json`));
     expect(error).toBeInstanceOf(ModuleUrlError);
     expect(error.message).toContain('127.0.0.1');
     expect(error.message).toContain('allowedModuleHosts');
@@ -316,14 +318,16 @@ describe('ModuleLoader: URLs (R-MOD-6)', () => {
   });
 
   it('refuses other schemes', async () => {
-    const error = await failure(new ModuleLoader({ root }).load('file:///etc/passwd.json'));
+    const error = await failure(
+      new ModuleLoader({ moduleRoot: root }).load('file:///etc/passwd.json'),
+    );
     expect(error).toBeInstanceOf(ModuleUrlError);
     expect(error.message).toContain('file:');
   });
 
   it('applies the size cap, refuses redirects and HTTP errors, and times out', async () => {
     const loader = new ModuleLoader({
-      root,
+      moduleRoot: root,
       allowedHosts: ['127.0.0.1'],
       maxBytes: 2000,
       timeoutMs: 200,
@@ -357,7 +361,7 @@ describe('ModuleLoader.resolveUpfront (R-MOD-4)', () => {
   };
 
   it('merges the module input schema into the params (module wins) and sets _output', async () => {
-    const resolved = await new ModuleLoader({ root }).resolveUpfront(tool);
+    const resolved = await new ModuleLoader({ moduleRoot: root }).resolveUpfront(tool);
     expect(resolved.properties.text).toEqual({ type: 'string' });
     expect(resolved.properties.loud).toEqual({ type: 'boolean' });
     expect(resolved.properties.extra).toEqual({ type: 'string' });
@@ -368,7 +372,7 @@ describe('ModuleLoader.resolveUpfront (R-MOD-4)', () => {
   });
 
   it('leaves inline and anonymous tools unchanged', async () => {
-    const loader = new ModuleLoader({ root });
+    const loader = new ModuleLoader({ moduleRoot: root });
     const inline: ToolSchema = { type: 'object', properties: { _tool: { const: 'x' } } };
     const anonymous: ToolSchema = {
       type: 'object',
@@ -383,7 +387,9 @@ describe('examples/music/ideas', () => {
   it.each(['producer.json', 'composer.json', 'sound-designer.json'])(
     '%s is a valid Idea',
     async (file) => {
-      const loader = new ModuleLoader({ root: path.join(__dirname, '../../examples/music/ideas') });
+      const loader = new ModuleLoader({
+        moduleRoot: path.join(__dirname, '../../examples/music/ideas'),
+      });
       const loaded = await loader.load(file);
       expect(loaded.idea.context.some((message) => message.type === 'input')).toBe(true);
     },

@@ -27,7 +27,7 @@ describe('Toolkit (R-LOOP-2, R-MOD-4)', () => {
   const inline = tool('add', { a: { type: 'number' } });
 
   it('lists tools with upfront modules resolved once; execution-time modules are not loaded', async () => {
-    const loader = new CountingLoader({ root });
+    const loader = new CountingLoader({ moduleRoot: root });
     const toolkit = new Toolkit({ tools: [upfront, executionTime, inline], loader });
     expect(toolkit.names()).toEqual(['summarize', 'later', 'add']);
     const [first, second] = await Promise.all([toolkit.list(), toolkit.list()]);
@@ -45,7 +45,7 @@ describe('Toolkit (R-LOOP-2, R-MOD-4)', () => {
   });
 
   it('retries a failed upfront resolution on the next list()', async () => {
-    const loader = new ModuleLoader({ root });
+    const loader = new ModuleLoader({ moduleRoot: root });
     const pending = tool('soon', {
       _module: { const: 'soon.json' },
       _resolution: { const: 'upfront' },

@@ -62,7 +62,7 @@ export async function runCommand(
   const agent = ideact.createAgent({
     tools,
     provider,
-    moduleRoot: path.resolve(options.moduleRoot ?? path.dirname(ideaFile)),
+    moduleRoot: path.resolve(options.moduleRoot ?? process.cwd()),
     ...(options.model === undefined ? {} : { model: options.model }),
     onStep: (event) => reportProgress(event, started, io),
   });

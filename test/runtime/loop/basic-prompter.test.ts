@@ -72,7 +72,7 @@ describe('BasicPrompter (R-LOOP-2, R-DATA-1, R-DATA-2)', () => {
       {
         provider,
         toolkit: new Toolkit({ tools }),
-        executor: new Executor({ provider, tools, activities: { weather } }),
+        executor: new Executor({ provider, tools, activities: [{ weather }] }),
         handlers: [bannered],
       },
       { promptTokenBudget: 1500 },

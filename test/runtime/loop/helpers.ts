@@ -38,9 +38,11 @@ export function scriptedAgent(
   const executor = new Executor({
     provider,
     tools,
-    activities: options.activities ?? {
-      weather: (params) => ({ city: params.city, tempC: 21 }),
-    },
+    activities: [
+      options.activities ?? {
+        weather: (params) => ({ city: params.city, tempC: 21 }),
+      },
+    ],
   });
   const agent = new Agent({ provider, toolkit: new Toolkit({ tools }), executor }, options.config);
   return { agent, provider, executor };
