@@ -28,8 +28,8 @@ const derivedSchemas = new WeakMap<object, { root: JSONSchema; schema: JSONSchem
 
 /**
  * Turns ajv's errors into issues, replacing each failed `anyOf` whose branch is known by the issues
- * of that branch alone: a branch chosen by a discriminator constant (`_tool`), or the typed value
- * of a param that also accepts a `†reference`. A discriminator naming no branch becomes one issue
+ * of that branch alone: a branch chosen by a discriminator constant (`_tool`), the typed value of a
+ * param that also accepts a `†reference`, or the non-null side of `anyOf[value, null]`. A discriminator naming no branch becomes one issue
  * listing the known values. Other errors pass through `toIssue` unchanged.
  */
 export function narrowAnyOfErrors(
@@ -88,9 +88,16 @@ function narrow(branches: JSONSchema[], root: JSONSchema, data: unknown): Narrow
     if (index < 0) return { kind: 'unknown', key, value: data[key], values };
     return { kind: 'branch', index };
   }
-  const references = branches.filter(isReferenceSchema);
-  if (branches.length === 2 && references.length === 1) {
-    return { kind: 'branch', index: isReferenceSchema(branches[0]!) ? 1 : 0 };
+  if (branches.length !== 2) return undefined;
+  // `anyOf[value, †reference]` (R-VAR-1) and `anyOf[value, null]` (an optional output): a value
+  // that is not a reference, or not null, was meant for the other branch.
+  for (const [index, branch] of branches.entries()) {
+    const other = branches[1 - index]!;
+    if (isReferenceSchema(branch) && !isReferenceSchema(other))
+      return { kind: 'branch', index: 1 - index };
+    if (isNullSchema(branch) && !isNullSchema(other) && data !== null) {
+      return { kind: 'branch', index: 1 - index };
+    }
   }
   return undefined;
 }
@@ -159,6 +166,13 @@ function isReferenceSchema(schema: JSONSchema): boolean {
     schema.type === 'string' &&
     typeof schema.pattern === 'string' &&
     schema.pattern.startsWith('^†')
+  );
+}
+
+function isNullSchema(schema: JSONSchema): boolean {
+  return (
+    schema.type === 'null' &&
+    Object.keys(schema).every((key) => key === 'type' || key === 'description')
   );
 }
 

@@ -126,6 +126,18 @@ describe('R-REQ-3 + issue 14 item 6: issues of a Call speak of the tool it names
     expect(error.message).not.toContain('constant');
   });
 
+  it('a wrong output reports its own schema’s issues, not also "must be null"', () => {
+    const typed = buildVesselSchema([getTime], {
+      type: 'object',
+      properties: { summary: { type: 'string' } },
+      required: ['summary'],
+    });
+    expect(formatIssues(validateJson(typed, { calls: [], output: { summary: 3 } }))).toBe(
+      '/output/summary: must be string',
+    );
+    expect(validateJson(typed, { calls: [], output: null })).toEqual([]);
+  });
+
   it('an anyOf without a discriminator still reports every alternative', () => {
     const schema: JSONSchema = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
     expect(formatIssues(validateJson(schema, true)).split('\n')).toEqual([
