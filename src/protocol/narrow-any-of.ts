@@ -31,6 +31,7 @@ const derivedSchemas = new WeakMap<object, { root: JSONSchema; schema: JSONSchem
  * of that branch alone: a branch chosen by a discriminator constant (`_tool`), the typed value of a
  * param that also accepts a `†reference`, or the non-null side of `anyOf[value, null]`. A discriminator naming no branch becomes one issue
  * listing the known values. Other errors pass through `toIssue` unchanged.
+ * @internal
  */
 export function narrowAnyOfErrors(
   errors: readonly ErrorObject[],

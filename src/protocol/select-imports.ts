@@ -9,6 +9,7 @@ import type { ToolInfo } from './tool-info';
  * list the Call chose (none chosen = none imported), each checked against the Tool's enum; undefined
  * when the Tool imports nothing. Throws `ImportNotAllowedError` for a kind outside the enum and for
  * an `_imports` that is not a list (`"_imports": "notes"` is never silently ignored).
+ * @internal
  */
 export function importedKinds(info: ToolInfo, call: Call): string[] | undefined {
   const setting = info.imports;
