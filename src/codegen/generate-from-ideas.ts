@@ -175,7 +175,9 @@ async function realDirectory(directory: string): Promise<string> {
 async function relativeToRoot(ideaFile: string, moduleRoot: string): Promise<string> {
   const real = await fs.realpath(ideaFile);
   const relative = path.relative(moduleRoot, real);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+  // `..` only as a whole segment: an Idea named `..notes.json` inside the root is inside it.
+  const leaves = relative === '..' || relative.startsWith(`..${path.sep}`);
+  if (relative === '' || leaves || path.isAbsolute(relative)) {
     throw new CodegenError({
       file: ideaFile,
       reason: `the Idea is outside the module root ${moduleRoot}, so no @Module path can name it`,

@@ -4,6 +4,7 @@ import type { Idea } from '../protocol/idea';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { Message } from '../protocol/message';
+import { moduleOutputSchema, vesselTools } from '../protocol/vessel-idea';
 import { ClassBuilder } from './schema-to-classes';
 import { ImportSet, type ClassModel, type CodegenWarning } from './codegen-model';
 import { generateTypes, type GeneratedTypes } from './generate-types';
@@ -116,14 +117,26 @@ export async function generateIdeaSource(
     input.schema ?? { type: 'object', properties: {} },
     { ...references, jsonPath: inputPath },
   );
-  const outputSchema = localizeReferences(idea.schema, { ...references, jsonPath: '/schema' });
+  // An agent Idea (a Vessel schema, R-MOD-5) returns its final output, not the Vessel with its Calls.
+  const isAgent = vesselTools(idea.schema) !== undefined;
+  const outputPath = isAgent ? '/schema/properties/output' : '/schema';
+  const outputSchema = moduleOutputSchema({
+    ...idea,
+    schema: localizeReferences(idea.schema, { ...references, jsonPath: '/schema' }),
+  });
 
   const taken = new Set<string>([className, ...RESERVED_NAMES]);
   const inputTypes =
     input.schema === undefined
       ? noInputTypes(`${className}Input`, input.index === undefined, taken)
       : await typesFor(inputSchema, `${className}Input`, taken, options, inputPath);
-  const outputTypes = await typesFor(outputSchema, `${className}Output`, taken, options, '/schema');
+  const outputTypes = await typesFor(
+    outputSchema,
+    `${className}Output`,
+    taken,
+    options,
+    outputPath,
+  );
 
   const imports = new ImportSet();
   const classes =
@@ -147,7 +160,7 @@ export async function generateIdeaSource(
   const classDecorators = [
     `@${imports.use('ideact', 'Tool')}(${renderLiteral(toolOptions)})`,
     `@${imports.use('ideact', 'Module')}(${quote(options.modulePath)}, { resolution: 'upfront' })`,
-    `@${imports.use('ideact', 'Output')}(${renderLiteral(idea.schema)})`,
+    `@${imports.use('ideact', 'Output')}(${renderLiteral(moduleOutputSchema(idea))})`,
   ];
 
   const parts: string[] = [
@@ -168,6 +181,12 @@ export async function generateIdeaSource(
           ? idea.description.split('\n').map((line) => ` * ${line}`.trimEnd())
           : []),
         ` * The \`${toolName}\` Tool (Idea ${options.modulePath}); typed calls: \`executor.call(${className}, params)\`.`,
+        ...(isAgent
+          ? [
+              ' * An agent Idea (R-MOD-5): it runs as a nested agent that executes its Calls and returns its',
+              ' * output; call it through `agent.call` or the Executor of `createContainer`/`createAgent`.',
+            ]
+          : []),
         ' */',
         ...classDecorators,
       ],

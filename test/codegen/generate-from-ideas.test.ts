@@ -17,7 +17,7 @@ jest.mock('prettier', () => jest.requireActual('./prettier-standalone'));
  * Set UPDATE_FIXTURES=1 to rewrite the expected files after an intended change.
  */
 const FIXTURES = path.join(__dirname, 'fixtures');
-const CASES = ['lyricist', 'sound-designer', 'mixer', 'clashing-names', 'no-input'];
+const CASES = ['lyricist', 'sound-designer', 'mixer', 'clashing-names', 'no-input', 'band-leader'];
 
 let workDir: string;
 let result: CodegenResult;
@@ -51,6 +51,7 @@ describe('codegen fixtures (case.idea.json → case.ts)', () => {
       file.status,
     ]);
     expect(summary).toEqual([
+      ['band-leader.idea.json', 'band-leader.ts', 'BandLeader', 'created'],
       ['clashing-names.idea.json', 'clashing-names.ts', 'ClashingNames', 'created'],
       ['lyricist.idea.json', 'lyricist.ts', 'Lyricist', 'created'],
       ['mixer.idea.json', 'mixer.ts', 'Mixer', 'created'],
@@ -252,6 +253,35 @@ describe('bad input', () => {
   });
   afterEach(async () => {
     await fs.rm(badDir, { recursive: true, force: true });
+  });
+
+  it('issue 14 item 13: an Idea named "..notes.json" inside the module root is inside it', async () => {
+    const idea = path.join(badDir, '..notes.json');
+    await fs.copyFile(path.join(FIXTURES, 'lyricist.idea.json'), idea);
+    const generated = await generateFromIdeas([idea], {
+      outDir: path.join(badDir, 'out'),
+      moduleRoot: badDir,
+    });
+    expect(generated.files.map((file) => file.className)).toEqual(['Notes']);
+    const source = await fs.readFile(generated.files[0]!.outFile, 'utf8');
+    expect(source).toContain("@Module('..notes.json', { resolution: 'upfront' })");
+  });
+
+  it('issue 14 item 13: a dangling $ref in an Idea is an InvalidIdeaError naming the file and the ref', async () => {
+    const idea = path.join(badDir, 'dangling.json');
+    await fs.writeFile(
+      idea,
+      JSON.stringify({ context: [], schema: { properties: { a: { $ref: '#/$defs/Gone' } } } }),
+    );
+    const error: unknown = await generateFromIdeas([idea], {
+      outDir: badDir,
+      moduleRoot: badDir,
+    }).catch((thrown: unknown) => thrown);
+    expect(InvalidIdeaError.isInstance(error)).toBe(true);
+    expect((error as InvalidIdeaError).code).toBe('INVALID_IDEA');
+    expect((error as InvalidIdeaError).jsonPath).toBe('/schema/properties/a/$ref');
+    expect((error as Error).message).toContain(idea);
+    expect((error as Error).message).toContain('"#/$defs/Gone"');
   });
 
   it('a missing Idea file is an IdeaFileNotFoundError naming it', async () => {

@@ -9,6 +9,8 @@ import {
   agentFromContainer,
   createAgent,
   createContainer,
+  executorWithNestedAgents,
+  NestedAgentStoppedError,
   type AgentState,
   type ProviderRequest,
   type ToolSchema,
@@ -207,5 +209,33 @@ describe('container wiring and typed calls (R-LOOP-2)', () => {
     ).rejects.toMatchObject({
       code: 'UNKNOWN_TOOL',
     });
+  });
+});
+
+describe('nested agents: no output is not a silent null (issue 14 item 8)', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'ideact-nested-null-'));
+    await fs.writeFile(path.join(root, 'a.json'), JSON.stringify(agentIdea('a', 'b')));
+  });
+  afterAll(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('R-MOD-5 a nested agent that returns no Calls and a null output fails the Call with NESTED_AGENT_STOPPED (no_calls)', async () => {
+    const provider = new ScriptedProvider([{ calls: [], output: null }]);
+    const executor = executorWithNestedAgents({ provider, tools: [topTool], moduleRoot: root });
+    const A: TypedToolReference<{ job: string }, string> = { toolName: 'a' };
+    const error: unknown = await executor.call(A, { job: 'x' }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(NestedAgentStoppedError.isInstance(error)).toBe(true);
+    const stopped = error as NestedAgentStoppedError;
+    expect(stopped.code).toBe('NESTED_AGENT_STOPPED');
+    expect(stopped.reason).toBe('no_calls');
+    expect(stopped.message).toContain('a.json');
+    expect(stopped.message).toContain('no Calls and no output');
+    provider.assertComplete();
   });
 });
