@@ -235,16 +235,16 @@ describe('a @Tool class called with a wrong enum value at run time (issue 14 ite
       const error = await rejection(classExecutor.call(Brush, wrong));
       expect(ParamsValidationError.isInstance(error)).toBe(true);
       const invalid = error as ParamsValidationError;
-      expect(invalid.code).toBe('PARAMS_VALIDATION');
-      expect(invalid.issues).toEqual([
-        { path: 'color', messages: ['must be equal to one of the allowed values: "red", "blue"'] },
-        { path: 'width', messages: ['must be >= 1'] },
-      ]);
-      expect(invalid.message).toContain('- color: must be equal to one of the allowed values');
+      expect(invalid.code).toBe(ParamsValidationError.code);
+      expect(invalid.toolName).toBe('brush');
+      expect(invalid.message).toMatch(
+        /color: must be equal to one of the allowed values: "red", "blue"/,
+      );
+      expect(invalid.message).toMatch(/width: must be >= 1/);
       const failed = result(
         await classExecutor.call({ _tool: 'brush', color: 'purple', width: 2 }, []),
       );
-      expect(failed.error?.code).toBe('PARAMS_VALIDATION');
+      expect(failed.error?.code).toBe(ParamsValidationError.code);
       await expect(classExecutor.call(Brush, { color: 'blue', width: 2 })).resolves.toBe('blue');
     } finally {
       disposeContainer(container);
