@@ -197,8 +197,6 @@ export type { OutputPathChoice } from './decorators/output-path.decorator';
 export { Describe } from './decorators/describe.decorator';
 export { toolSchema, toolNameOf, isToolClass } from './decorators/tool-schema-builder';
 export { createParamsTransformer } from './decorators/params-transformer';
-// Side effect: lets `new Executor({ tools })` take @Tool classes (the runtime cannot import decorators).
-import './decorators/executor-tool-classes';
 export { getMetadataStorage, MetadataStorage } from './decorators/metadata-storage';
 export type { ClassConstructor, ToolClass, ServiceClass } from './decorators/class-types';
 

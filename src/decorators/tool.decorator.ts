@@ -1,7 +1,21 @@
 import { DecoratorError } from '../errors/decorator.error';
+import { lazyModule } from '../internal/lazy-module';
+import { installToolClassResolver } from '../runtime/tool-class-resolver';
 import { asDecoratedClass, rejectDuplicate } from './decorator-target';
 import { getMetadataStorage } from './metadata-storage';
 import { assertReflectMetadata } from './reflect-metadata-check';
+
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded with the first Executor given a class */
+const executorToolClasses = lazyModule(
+  () => require('./executor-tool-classes') as typeof import('./executor-tool-classes'),
+);
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+// Any @Tool class means this module ran: from then on `new Executor({ tools })` accepts such classes
+// (the runtime cannot import the decorators layer, so this layer hands it the resolver).
+installToolClassResolver((tools, activityNames) =>
+  executorToolClasses().resolveExecutorToolClasses(tools, activityNames),
+);
 
 /** Options of `@Tool()`. */
 export interface ToolOptions {

@@ -13,8 +13,8 @@ export interface ResolvedExecutorTools {
 
 /**
  * Turns the `tools` given to `new Executor` (classes and schemas) into schemas and params transformers,
- * with the checks of `createContainer`. The runtime cannot import the decorators layer, so that layer
- * installs it when it loads (importing `ideact` does).
+ * with the checks of `createContainer`. The runtime cannot import the decorators layer, so `@Tool`
+ * installs it when its module loads (before any @Tool class can exist).
  */
 export type ToolClassResolver = (
   tools: readonly unknown[],
@@ -38,13 +38,16 @@ export function resolveExecutorTools(
 ): ResolvedExecutorTools | undefined {
   if (!Array.isArray(tools) || !tools.some((tool) => typeof tool === 'function')) return undefined;
   if (installed === undefined) {
+    // No @Tool decorator ever ran in this process, so no class here can be a tool.
+    const index = tools.findIndex((tool) => typeof tool === 'function');
+    const name = (tools[index] as { name?: string }).name || 'anonymous';
     throw new ContainerConfigurationError({
       api: 'new Executor',
       setting: 'tools',
-      problem: 'a @Tool class was given, but the decorators of ideact are not loaded.',
+      problem: `tools[${index}] (class ${name}) is not decorated with @Tool().`,
       solutions: [
-        "Import Executor and the decorators from 'ideact' (the package entry), not from a deep path.",
-        'Pass ToolSchemas, e.g. `toolSchema(MyTool)`.',
+        `Add @Tool() (from 'ideact') above \`class ${name}\`.`,
+        'Pass a ToolSchema instead of a class.',
       ],
     });
   }
