@@ -10,8 +10,7 @@ import { musicScript } from './music/script';
 
 function chooseProvider(): { provider: Provider; label: string } {
   const real =
-    // Blank values count as unset, like createDefaultProvider() sees them.
-    Boolean(process.env.OPENAI_API_KEY?.trim()) || Boolean(process.env.OPENAI_BASE_URL?.trim());
+    process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined;
   if (!real) {
     return {
       provider: new ScriptedProvider(musicScript()),

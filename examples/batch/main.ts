@@ -161,8 +161,7 @@ export async function runBatch(provider: Provider): Promise<BatchRun> {
 /** Runs the batch and prints each instance's State. */
 export async function main(): Promise<void> {
   const real =
-    // Blank values count as unset, like createDefaultProvider() sees them.
-    Boolean(process.env.OPENAI_API_KEY?.trim()) || Boolean(process.env.OPENAI_BASE_URL?.trim());
+    process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined;
   const provider = real ? createDefaultProvider() : new ScriptedProvider(batchScript());
   process.stdout.write(
     real

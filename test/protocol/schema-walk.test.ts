@@ -7,7 +7,7 @@ const schema: JSONSchema = {
     'a/b': { type: 'array', items: { type: 'number' } },
   },
   $defs: { Mood: { enum: ['calm', 'wild'] } },
-  anyOf: [{ required: ['city'] }, true],
+  anyOf: [{ required: ['city'] }, true as unknown as JSONSchema],
   if: { properties: { city: { const: 'Oslo' } } },
   then: { required: ['a/b'] },
   not: false,
