@@ -9,8 +9,9 @@ const POSITIONS_KEY = Symbol.for('ideact.describe-position');
 
 /**
  * Describes one param (or output field) to the LLM: becomes the property's `description` in the
- * schema. The property also needs a class-validator decorator, which gives it its type. Stored on the
- * class (like class-validator's rules), so `getMetadataStorage().reset()` does not erase it.
+ * schema. Without a class-validator decorator the property is typed from its TypeScript type
+ * (string, number, boolean, array). Stored on the class (like class-validator's rules), so
+ * `getMetadataStorage().reset()` does not erase it.
  */
 export function Describe(description: string): PropertyDecorator {
   return (target, propertyKey) => {

@@ -26,7 +26,7 @@ export interface ToolOptions {
 }
 
 /**
- * Declares a class as a Tool: its class-validator-decorated properties are the params, other ideact
+ * Declares a class as a Tool: its decorated properties (class-validator, `@Describe`) are the params, other ideact
  * decorators add meta-fields. `toolSchema(Class)` builds the JSON Schema the LLM sees.
  */
 export function Tool(options: ToolOptions = {}): ClassDecorator {
