@@ -1,4 +1,10 @@
-import { createAgent, type ToolSchema } from 'ideact';
+import {
+  InvalidSolutionError,
+  buildVesselSchema,
+  createAgent,
+  request,
+  type ToolSchema,
+} from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 
 const getWeather: ToolSchema = {
@@ -102,5 +108,35 @@ describe('R-REQ-3 repair messages speak of the tool the model called (issue 14 i
       '/calls/2/_tool: unknown tool "getWether"; known tools: getWeather, getTime, search',
     ]);
     expect(repair).not.toContain('must be equal to constant');
+  });
+
+  it('when repairs run out, InvalidSolutionError names the unknown tool and the known tools too', async () => {
+    const provider = new ScriptedProvider(
+      [{ calls: [{ _tool: 'getWether', city: 'Oslo' }], output: null }],
+      { validate: false },
+    );
+    let caught: unknown;
+    try {
+      await request(
+        {
+          context: [{ type: 'text', text: 'Weather?' }],
+          schema: buildVesselSchema([getWeather, getTime]),
+        },
+        { provider, maxRepairs: 0 },
+      );
+    } catch (error) {
+      caught = error;
+    }
+    expect(InvalidSolutionError.isInstance(caught)).toBe(true);
+    const error = caught as InvalidSolutionError;
+    expect(error.code).toBe('INVALID_SOLUTION');
+    expect(error.issues).toEqual([
+      {
+        path: '/calls/0/_tool',
+        message: 'unknown tool "getWether"; known tools: getWeather, getTime',
+      },
+    ]);
+    expect(error.message).toContain('unknown tool "getWether"');
+    expect(error.message).not.toContain('must be equal to constant');
   });
 });
