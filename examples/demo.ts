@@ -10,7 +10,8 @@ import { musicScript } from './music/script';
 
 function chooseProvider(): { provider: Provider; label: string } {
   const real =
-    process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined;
+    // Blank values count as unset, like createDefaultProvider() sees them.
+    Boolean(process.env.OPENAI_API_KEY?.trim()) || Boolean(process.env.OPENAI_BASE_URL?.trim());
   if (!real) {
     return {
       provider: new ScriptedProvider(musicScript()),

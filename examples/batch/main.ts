@@ -161,7 +161,8 @@ export async function runBatch(provider: Provider): Promise<BatchRun> {
 /** Runs the batch and prints each instance's State. */
 export async function main(): Promise<void> {
   const real =
-    process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined;
+    // Blank values count as unset, like createDefaultProvider() sees them.
+    Boolean(process.env.OPENAI_API_KEY?.trim()) || Boolean(process.env.OPENAI_BASE_URL?.trim());
   const provider = real ? createDefaultProvider() : new ScriptedProvider(batchScript());
   process.stdout.write(
     real

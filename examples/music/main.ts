@@ -8,7 +8,8 @@ import { musicScript } from './script';
 
 export async function main(): Promise<void> {
   const real =
-    process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined;
+    // Blank values count as unset, like createDefaultProvider() sees them.
+    Boolean(process.env.OPENAI_API_KEY?.trim()) || Boolean(process.env.OPENAI_BASE_URL?.trim());
   const provider = real ? createDefaultProvider() : new ScriptedProvider(musicScript());
   process.stdout.write(
     `provider: ${provider.name ?? 'custom'}${real ? '' : ' (scripted replies, not a model)'}\n`,

@@ -83,7 +83,8 @@ export async function runReview(options: {
 /** Asks on stdin about each Call, then prints what ran, what was refused, and the final output. */
 export async function main(): Promise<void> {
   const real =
-    process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined;
+    // Blank values count as unset, like createDefaultProvider() sees them.
+    Boolean(process.env.OPENAI_API_KEY?.trim()) || Boolean(process.env.OPENAI_BASE_URL?.trim());
   const provider = real ? createDefaultProvider() : new ScriptedProvider(reviewScript());
   const write = (text: string): void => void process.stdout.write(text);
   write(

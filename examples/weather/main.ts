@@ -72,7 +72,8 @@ export async function runWeather(options: {
 /** Starts the stand-in service, runs the agent, prints the stored State and the answer. */
 export async function main(): Promise<void> {
   const real =
-    process.env.OPENAI_API_KEY !== undefined || process.env.OPENAI_BASE_URL !== undefined;
+    // Blank values count as unset, like createDefaultProvider() sees them.
+    Boolean(process.env.OPENAI_API_KEY?.trim()) || Boolean(process.env.OPENAI_BASE_URL?.trim());
   const provider = real ? createDefaultProvider() : new ScriptedProvider(weatherScript());
   process.stdout.write(
     real

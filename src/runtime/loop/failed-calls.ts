@@ -16,8 +16,9 @@ export function collectFailedCalls(state: AgentState): FailedCall[] {
 
 function collectInto(failed: FailedCall[], state: AgentState, prefix: string): void {
   for (const node of state.nodes) {
-    const source = node.metadata.source;
-    if (node.message.type !== 'result' || source === undefined) continue;
+    // Nested states are kept as recorded, not checked like the top-level state: read them warily.
+    const source = node?.metadata?.source;
+    if (node?.message?.type !== 'result' || source === undefined) continue;
     const callId = `${prefix}${source.nodeId}:${source.callIndex}`;
     const nested = Array.isArray(node.metadata.nested) ? node.metadata.nested : [];
     nested.forEach((run, index) => {
@@ -28,7 +29,7 @@ function collectInto(failed: FailedCall[], state: AgentState, prefix: string): v
     if (error === undefined) continue;
     const entry: FailedCall = {
       callId,
-      tool: node.message.call._tool,
+      tool: String(node.message.call?._tool),
       code: error.code,
       message: error.message,
     };
