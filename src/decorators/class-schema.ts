@@ -6,6 +6,7 @@ import { ownValidationMetadata, transformerStorage } from './class-validation-mo
 import { describedPosition, descriptionOf } from './describe.decorator';
 import { classChain } from './metadata-storage';
 import { completeParamTypes } from './param-properties';
+import type { SchemaUsage } from './schema-usage';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded when a schema is first built (import cost) */
 const jsonSchemaConverter = lazyModule(
@@ -14,12 +15,6 @@ const jsonSchemaConverter = lazyModule(
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const REF_PREFIX = '#/definitions/';
-
-/** Who asked for the schema, so that errors name the decorator and class the user wrote. @internal */
-export interface SchemaUsage {
-  decorator: string;
-  target: string;
-}
 
 /**
  * Converts a class with class-validator decorators to a self-contained JSON Schema object with

@@ -1,6 +1,6 @@
 import { DecoratorError } from '../errors/decorator.error';
 import type { ClassConstructor } from './class-types';
-import type { SchemaUsage } from './class-schema';
+import type { SchemaUsage } from './schema-usage';
 import { classValidator, ownTransformerProperties } from './class-validation-modules';
 import { ownDescriptions } from './describe.decorator';
 import { classChain } from './metadata-storage';

@@ -4,7 +4,7 @@ import type { ToolSchema } from '../protocol/tool-schema';
 import type { ToolClass } from './class-types';
 import { classToJsonSchema } from './class-schema';
 import { getMetadataStorage } from './metadata-storage';
-import { assertToolName } from './tool.decorator';
+import { assertToolName } from './tool-name';
 
 /**
  * The JSON Schema the LLM sees for a `@Tool` class (DESIGN §2): `_tool` const, the params from the

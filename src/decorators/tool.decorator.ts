@@ -1,8 +1,8 @@
-import { DecoratorError } from '../errors/decorator.error';
 import { lazyModule } from '../internal/lazy-module';
 import { installToolClassResolver } from '../runtime/tool-class-resolver';
 import { asDecoratedClass, rejectDuplicate } from './decorator-target';
 import { getMetadataStorage } from './metadata-storage';
+import { assertToolName } from './tool-name';
 import { assertReflectMetadata } from './reflect-metadata-check';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded with the first Executor given a class */
@@ -38,18 +38,4 @@ export function Tool(options: ToolOptions = {}): ClassDecorator {
     rejectDuplicate('@Tool', type, storage.findOwn(storage.tools, type));
     storage.tools.push({ target: type, name: options.name, description: options.description });
   };
-}
-
-/** Throws unless `name` is usable as a `_tool` name. @internal */
-export function assertToolName(name: unknown, target: string): void {
-  if (typeof name === 'string' && /^[^\s_]\S*$/.test(name)) return;
-  throw new DecoratorError({
-    decorator: '@Tool',
-    target,
-    problem: `${JSON.stringify(name)} is not a valid tool name (non-empty, no spaces, must not start with "_": "_"-names are meta-fields).`,
-    solutions: [
-      "Pass a name like `@Tool({ name: 'weatherReport' })`.",
-      'Omit `name` to use the camelCased class name.',
-    ],
-  });
 }
