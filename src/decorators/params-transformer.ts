@@ -82,7 +82,7 @@ function flattenErrors(
   for (const error of errors) {
     const path = prefix === '' ? error.property : `${prefix}.${error.property}`;
     const messages = Object.values(error.constraints ?? {});
-    if (messages.length > 0) issues.push({ path, messages });
+    if (messages.length > 0) issues.push({ path, messages, message: messages.join('; ') });
     if (error.children && error.children.length > 0)
       issues.push(...flattenErrors(error.children, path));
   }

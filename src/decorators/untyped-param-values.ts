@@ -69,6 +69,7 @@ function detachObject(
       result.issues.push({
         path: [...path, key].join('.'),
         messages: [`property ${key} should not exist`],
+        message: `property ${key} should not exist`,
       });
       continue;
     }

@@ -1,12 +1,11 @@
-import { IdeactError } from './ideact-error';
+import { ConfigurationError } from './configuration.error';
 
 /**
  * The OpenAI provider was selected but neither an API key nor a base URL is configured.
  * A base URL alone is enough for local servers (Ollama, vLLM, llama.cpp) that need no key.
  */
-export class MissingApiKeyError extends IdeactError {
+export class MissingApiKeyError extends ConfigurationError {
   static override readonly code = 'MISSING_API_KEY';
-  static override readonly fault = 'configuration' as const;
 
   constructor(options: { cause?: unknown } = {}) {
     super({

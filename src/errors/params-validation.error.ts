@@ -1,7 +1,11 @@
-import { ModelBehaviorError } from './model-behavior.error';
+import { InvalidParamsError } from './invalid-params.error';
+import type { ValidationIssue } from './validation-issue';
 
-/** One failing param of a class-declared tool: its property path and the constraint messages. */
-export interface ParamsValidationIssue {
+/**
+ * One failing param of a class-declared tool: its dotted property path, the constraint messages,
+ * and `message` (them joined), so it is also a {@link ValidationIssue}.
+ */
+export interface ParamsValidationIssue extends ValidationIssue {
   /** Dotted property path into the params, e.g. `location.lat` or `stops.0.city`. */
   path: string;
   /** class-validator's messages for the failed constraints, e.g. `days must not be greater than 14`. */
@@ -9,30 +13,34 @@ export interface ParamsValidationIssue {
 }
 
 /**
- * The params of an explicit Call do not satisfy the class-validator constraints of the tool's class
- * (checked before its Activity runs). The Call fails with this error as its `result`, so the LLM can fix it.
+ * The params of an explicit Call do not satisfy the constraints of the tool's `@Tool` class (checked
+ * before its Activity runs). A kind of {@link InvalidParamsError}; its own code stays because it is
+ * public. The Call fails with this error as its `result`, so the LLM can fix it.
  */
-export class ParamsValidationError extends ModelBehaviorError {
+export class ParamsValidationError extends InvalidParamsError {
   static override readonly code = 'PARAMS_VALIDATION';
 
-  /** The tool whose params are invalid. */
-  readonly toolName: string;
   /** Every failing property with its constraint messages. */
-  readonly issues: readonly ParamsValidationIssue[];
+  declare readonly issues: readonly ParamsValidationIssue[];
 
   constructor(options: {
     toolName: string;
-    issues: readonly ParamsValidationIssue[];
+    issues: ReadonlyArray<Omit<ParamsValidationIssue, 'message'> & { message?: string }>;
     cause?: unknown;
   }) {
-    const lines = options.issues.map((issue) => `- ${issue.path}: ${issue.messages.join('; ')}`);
+    const issues = options.issues.map((issue) => ({
+      path: issue.path,
+      messages: issue.messages,
+      message: issue.message ?? issue.messages.join('; '),
+    }));
+    const lines = issues.map((issue) => `- ${issue.path}: ${issue.message}`);
     super({
+      toolName: options.toolName,
+      issues,
       message:
         `Invalid params for tool "${options.toolName}":\n${lines.join('\n')}\n` +
         `Fix these params so that they match the tool's schema and call "${options.toolName}" again.`,
       cause: options.cause,
     });
-    this.toolName = options.toolName;
-    this.issues = options.issues;
   }
 }

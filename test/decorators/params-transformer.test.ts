@@ -9,7 +9,13 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { createParamsTransformer, getMetadataStorage, ParamsValidationError, Tool } from 'ideact';
+import {
+  createParamsTransformer,
+  getMetadataStorage,
+  InvalidParamsError,
+  ParamsValidationError,
+  Tool,
+} from 'ideact';
 
 beforeEach(() => getMetadataStorage().reset());
 
@@ -75,15 +81,33 @@ describe('params of explicit calls on class-declared tools', () => {
     expect(ParamsValidationError.isInstance(failure)).toBe(true);
     const error = failure as ParamsValidationError;
     expect(error.toolName).toBe('weatherReport');
+    expect(InvalidParamsError.isInstance(failure)).toBe(true); // one family: the parent catches it
     expect(error.fault).toBe('model');
     expect(error.issues).toEqual([
-      { path: 'country', messages: ['property country should not exist'] },
-      { path: 'city', messages: ['city must be longer than or equal to 2 characters'] },
-      { path: 'days', messages: ['days must not be greater than 14'] },
-      { path: 'at.lat', messages: ['lat must not be greater than 90'] },
+      {
+        path: 'country',
+        messages: ['property country should not exist'],
+        message: 'property country should not exist',
+      },
+      {
+        path: 'city',
+        messages: ['city must be longer than or equal to 2 characters'],
+        message: 'city must be longer than or equal to 2 characters',
+      },
+      {
+        path: 'days',
+        messages: ['days must not be greater than 14'],
+        message: 'days must not be greater than 14',
+      },
+      {
+        path: 'at.lat',
+        messages: ['lat must not be greater than 90'],
+        message: 'lat must not be greater than 90',
+      },
       {
         path: 'at.lon',
         messages: ['lon must be a number conforming to the specified constraints'],
+        message: 'lon must be a number conforming to the specified constraints',
       },
     ]);
     expect(error.message).toBe(

@@ -122,7 +122,11 @@ describe('constructor and __proto__ keys in object params (issue 14 item 13)', (
     );
     expect(ParamsValidationError.isInstance(error)).toBe(true);
     expect((error as ParamsValidationError).issues).toEqual([
-      { path: 'place.__proto__', messages: ['property __proto__ should not exist'] },
+      {
+        path: 'place.__proto__',
+        messages: ['property __proto__ should not exist'],
+        message: 'property __proto__ should not exist',
+      },
     ]);
   });
 });
