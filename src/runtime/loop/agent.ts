@@ -1,4 +1,5 @@
 import { IdeactError } from '../../errors/ideact-error';
+import { StepFailedError } from '../../errors/step-failed.error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import type { Provider } from '../../llm/provider';
 import type { Call } from '../../protocol/call';
@@ -129,7 +130,8 @@ export class Agent {
   /**
    * Runs exactly one module (the one `state.nextStep` names) and saves the state; returns the new
    * `nextStep`. A failing module leaves the last good state (in memory and on disk), marked with the
-   * stop reason `error` (or `aborted`) and the failed step as `pending`, then rethrows the error.
+   * stop reason `error` (or `aborted`) and the failed step as `pending`, then rethrows the error
+   * (an error that is not an ideact error is wrapped in a `StepFailedError` whose `cause` it is).
    */
   async step(): Promise<NextStep> {
     const state = this.requireState();
@@ -140,7 +142,11 @@ export class Agent {
     const started = Date.now();
     try {
       await module.run(this.runtime(state));
-    } catch (error) {
+    } catch (thrown) {
+      // Every error that leaves a run is an ideact error: a custom module's own bug is wrapped.
+      const error = IdeactError.isInstance(thrown)
+        ? thrown
+        : new StepFailedError({ step: step.module, cause: thrown });
       const restored = state;
       rollbackState(restored, this.lastGood);
       restored.usage.elapsedMs += Date.now() - started;
@@ -155,7 +161,7 @@ export class Agent {
           : {
               reason: 'error',
               pending: restored.nextStep.module === 'done' ? step : restored.nextStep,
-              error: describeError(error),
+              error: error.toCallError(),
             },
       };
       await this.checkpoint();
@@ -341,9 +347,4 @@ function pickLimits(options: ResumeOptions): AgentState['limits'] {
   if (options.maxTokens !== undefined) limits.maxTokens = options.maxTokens;
   if (options.maxTimeMs !== undefined) limits.maxTimeMs = options.maxTimeMs;
   return limits;
-}
-
-function describeError(error: unknown): { code: string; message: string } {
-  if (IdeactError.isInstance(error)) return { code: error.code, message: error.message };
-  return { code: 'STEP_FAILED', message: error instanceof Error ? error.message : String(error) };
 }
