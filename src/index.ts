@@ -179,7 +179,7 @@ export { Executor } from './runtime/executor';
 export type { ExecutorOptions, ChildExecutorOptions } from './runtime/executor';
 export type { ExecutorActivities } from './runtime/executor-activities';
 export type { ExecutorToolClass } from './runtime/tool-class-resolver';
-export type { CallOptions, CallRun } from './runtime/execute-call';
+export type { CallOptions, CallRun } from './runtime/call-types';
 export type { BatchMode, BatchOptions, BatchResult } from './runtime/batch';
 export { RequestModuleRunner } from './runtime/module-runner';
 export type {
@@ -229,7 +229,7 @@ export type { ContainerInstance } from 'typedi';
 export type { StepModule } from './runtime/loop/step-module';
 export { Agent } from './runtime/loop/agent';
 export type { AgentServices, TypedCallRunner } from './runtime/loop/agent';
-export { createAgent, agentFromContainer } from './runtime/loop/create-agent';
+export { createAgent, agentFromContainer } from './container/create-agent';
 export {
   DEFAULT_PROMPT_TOKEN_BUDGET,
   DEFAULT_ACTOR_CONCURRENCY,

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { JSONSchema } from './json-schema';
-import type { ValidationIssue } from './json-validation';
+import type { ValidationIssue } from '../errors/validation-issue';
 import { isPlainObject } from './merge-patch';
 
 /**

@@ -2,7 +2,8 @@ import { CallCancelledError } from '../errors/call-cancelled.error';
 import type { Call } from '../protocol/call';
 import type { Message } from '../protocol/message';
 import { createLimiter } from './concurrency';
-import { failedRun, type CallRun } from './execute-call';
+import type { CallRun } from './call-types';
+import { failedRun } from './execute-call';
 
 /** How a batch decides (R-CALL-4): all must succeed, first success, first settled, or run everything. */
 export type BatchMode = 'all' | 'any' | 'race' | 'allSettled';

@@ -9,7 +9,7 @@ import { type ValidationIssue, validateJson } from '../protocol/json-validation'
 import { findJsonDepthViolation, MAX_JSON_DEPTH } from '../protocol/json-depth';
 import type { Message } from '../protocol/message';
 import type { ParamsTransformer } from './activity';
-import type { CallEnvironment, PreparedCall } from './execute-call';
+import type { CallEnvironment, PreparedCall } from './call-types';
 
 /**
  * Inline latent (R-CALL-2): the LLM already wrote the output into the Call's `_output`; it is

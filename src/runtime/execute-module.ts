@@ -5,7 +5,7 @@ import type { Idea } from '../protocol/idea';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { InputMessage, Message } from '../protocol/message';
-import type { CallEnvironment, PreparedCall } from './execute-call';
+import type { CallEnvironment, PreparedCall } from './call-types';
 import { moduleBrief } from './module-brief';
 import { ANONYMOUS_MODULE, type LoadedModule } from './module-loader';
 import { displayModuleId } from './module-path';

@@ -46,7 +46,7 @@ export async function runCommand(
     options.input === undefined ? undefined : { value: await parseInputOption(options.input) };
 
   // Heavy modules (runtime, openai) load only here, so `ideact --help` stays fast.
-  const ideact = await import('../../index');
+  const ideact = await import('./run-dependencies');
   const { readIdeaFile } = await import('../../codegen/read-idea-file');
   const { vesselIdeaParts } = await import('../../protocol/vessel-idea');
 
@@ -125,7 +125,7 @@ export async function runCommand(
   return ExitCode.failure;
 }
 
-type IdeactModule = typeof import('../../index');
+type IdeactModule = typeof import('./run-dependencies');
 
 /** `--input`: inline JSON, or `@file` holding JSON. */
 async function parseInputOption(text: string): Promise<unknown> {

@@ -3,7 +3,10 @@ import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
 import type { AgentState, AgentUsage, StopReason } from './agent-state';
 import type { ConfirmCalls } from './confirm';
+import type { ActivityErrorMode } from './agent-runtime';
 import type { StepModule } from './step-module';
+
+export type { ActivityErrorMode } from './agent-runtime';
 import type { StopCondition } from './stop-conditions';
 
 /** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
@@ -19,13 +22,6 @@ export interface StepModules {
   discriminator: StepModule;
   actor: StepModule;
 }
-
-/**
- * What an error thrown by an Activity that is not an ideact error (a TypeError, ReferenceError,
- * RangeError…: a bug in your code) does. `'feed'` (default, R-CALL-5): it becomes the Call's result
- * error and the LLM sees it. `'throw'`: the run ends with stop reason `error` and `result.error`.
- */
-export type ActivityErrorMode = 'feed' | 'throw';
 
 /** What `onStep` receives after each step. */
 export interface StepEvent {

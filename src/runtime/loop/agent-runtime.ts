@@ -1,12 +1,18 @@
-import type { CallOptions } from '../execute-call';
+import type { CallOptions } from '../call-types';
 import type { Call } from '../../protocol/call';
 import type { Message } from '../../protocol/message';
 import type { ToolSchema } from '../../protocol/tool-schema';
 import type { Provider } from '../../llm/provider';
 import type { MessageHandler } from '../request/message-handler';
 import type { AgentState } from './agent-state';
-import type { ActivityErrorMode } from './agent-options';
 import type { ConfirmCalls } from './confirm';
+
+/**
+ * What an error thrown by an Activity that is not an ideact error (a TypeError, ReferenceError,
+ * RangeError…: a bug in your code) does. `'feed'` (default, R-CALL-5): it becomes the Call's result
+ * error and the LLM sees it. `'throw'`: the run ends with stop reason `error` and `result.error`.
+ */
+export type ActivityErrorMode = 'feed' | 'throw';
 
 /** The Tool list a Generator offers (the container's `Toolkit` satisfies it). */
 export interface ToolSource {

@@ -1,6 +1,6 @@
 import type { ContainerInstance } from 'typedi';
-import { createContainer } from '../../container/create-container';
-import type { IdeactConfig } from '../../container/ideact-config';
+import { createContainer } from './create-container';
+import type { IdeactConfig } from './ideact-config';
 import {
   ACTOR,
   DISCRIMINATOR,
@@ -9,18 +9,18 @@ import {
   MODULE_RUNNER,
   PROMPTER,
   PROVIDER,
-} from '../../container/tokens';
-import { ContainerConfigurationError } from '../../errors/container-configuration.error';
-import { Executor } from '../executor';
-import { RequestModuleRunner } from '../module-runner';
-import { Toolkit } from '../toolkit';
-import { Agent } from './agent';
-import type { AgentConfig, StepModules } from './agent-options';
-import { BasicPrompter } from './basic-prompter';
-import { CallActor } from './call-actor';
-import { FirstOptionDiscriminator } from './first-option-discriminator';
-import { NestedAgentRunner } from './nested-agent-runner';
-import { VesselGenerator } from './vessel-generator';
+} from './tokens';
+import { ContainerConfigurationError } from '../errors/container-configuration.error';
+import { Executor } from '../runtime/executor';
+import { RequestModuleRunner } from '../runtime/module-runner';
+import { Toolkit } from '../runtime/toolkit';
+import { Agent } from '../runtime/loop/agent';
+import type { AgentConfig, StepModules } from '../runtime/loop/agent-options';
+import { BasicPrompter } from '../runtime/loop/basic-prompter';
+import { CallActor } from '../runtime/loop/call-actor';
+import { FirstOptionDiscriminator } from '../runtime/loop/first-option-discriminator';
+import { NestedAgentRunner } from '../runtime/loop/nested-agent-runner';
+import { VesselGenerator } from '../runtime/loop/vessel-generator';
 
 /**
  * Creates an Agent from the same configuration as `createContainer` plus agent options: tools,

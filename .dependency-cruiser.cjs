@@ -1,0 +1,88 @@
+/**
+ * The architecture as code (issue 15): each layer of src/ may import only the layers listed for it,
+ * and no module may take part in an import cycle. `npm run lint` runs it; CI fails on any violation.
+ *
+ *   errors, internal   (bottom: no ideact imports besides each other)
+ *   protocol           ← pure rules, no I/O
+ *   llm, codegen       ← providers; Idea → TypeScript
+ *   runtime            ← executor, modules, agent loop
+ *   decorators         ← records metadata, builds tool schemas
+ *   container          ← wires everything with typedi
+ *   cli                ← the `ideact` command
+ *   testing, index.ts  ← public entries
+ */
+const layers = {
+  errors: ['errors', 'internal'],
+  internal: ['internal'],
+  protocol: ['protocol', 'errors', 'internal'],
+  llm: ['llm', 'protocol', 'errors', 'internal'],
+  codegen: ['codegen', 'protocol', 'errors', 'internal'],
+  runtime: ['runtime', 'llm', 'codegen', 'protocol', 'errors', 'internal'],
+  decorators: ['decorators', 'runtime', 'llm', 'codegen', 'protocol', 'errors', 'internal'],
+  container: [
+    'container',
+    'decorators',
+    'runtime',
+    'llm',
+    'codegen',
+    'protocol',
+    'errors',
+    'internal',
+  ],
+  cli: [
+    'cli',
+    'container',
+    'decorators',
+    'runtime',
+    'llm',
+    'codegen',
+    'protocol',
+    'errors',
+    'internal',
+  ],
+  testing: ['testing', 'llm', 'protocol', 'errors', 'internal'],
+};
+
+const folders = (names) => `^src/(${names.join('|')})/`;
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle ties layers or files together; move the shared piece down a layer.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-unknown-layer',
+      severity: 'error',
+      comment:
+        'Every folder of src/ is a layer listed in .dependency-cruiser.cjs; add a new folder there with the layers it may import.',
+      from: { path: '^src/[^/]+/', pathNot: folders(Object.keys(layers)) },
+      to: {},
+    },
+    {
+      name: 'no-unknown-layer',
+      severity: 'error',
+      comment:
+        'Every folder of src/ is a layer listed in .dependency-cruiser.cjs; add a new folder there with the layers it may import.',
+      from: { path: '^src/' },
+      to: { path: '^src/[^/]+/', pathNot: folders(Object.keys(layers)) },
+    },
+    ...Object.entries(layers).map(([layer, allowed]) => ({
+      name: `layer-${layer}`,
+      severity: 'error',
+      comment: `src/${layer} may import only: ${allowed.join(', ')} (arrows point down the layers; see DESIGN §4).`,
+      from: { path: `^src/${layer}/` },
+      to: { path: '^src/', pathNot: folders(allowed) },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|node_modules|bench|coverage)/' },
+  },
+};
