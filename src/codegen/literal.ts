@@ -1,3 +1,4 @@
+import { isPlainObject } from '../internal/is-plain-object';
 import { propertyKey, quote } from './naming';
 
 /** Lines longer than this are broken over several lines when rendering a literal. */
@@ -16,7 +17,7 @@ export function renderLiteral(value: unknown, indent = ''): string {
     const items = value.map((item) => `${inner}${renderLiteral(item, inner)},`);
     return `[\n${items.join('\n')}\n${indent}]`;
   }
-  if (isRecord(value)) {
+  if (isPlainObject(value)) {
     const entries = Object.entries(value).filter(([, item]) => item !== undefined);
     if (entries.length === 0) return '{}';
     const lines = entries.map(
@@ -33,7 +34,7 @@ function renderInline(value: unknown): string | undefined {
     if (items.some((item) => item === undefined)) return undefined;
     return `[${items.join(', ')}]`;
   }
-  if (isRecord(value)) {
+  if (isPlainObject(value)) {
     const entries = Object.entries(value).filter(([, item]) => item !== undefined);
     if (entries.length === 0) return '{}';
     const parts: string[] = [];
@@ -53,8 +54,4 @@ function renderScalar(value: unknown): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   if (typeof value === 'boolean') return String(value);
   return 'null';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

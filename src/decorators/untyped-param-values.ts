@@ -1,3 +1,4 @@
+import { isPlainObject } from '../internal/is-plain-object';
 import type { ParamsValidationIssue } from '../errors/params-validation.error';
 import type { ClassConstructor } from './class-types';
 import { classTransformer, transformerStorage } from './class-validation-modules';
@@ -112,8 +113,4 @@ function isUserClass(value: unknown): boolean {
     typeof value === 'function' &&
     ![Object, Array, String, Number, Boolean, Date, Map, Set].includes(value as ObjectConstructor)
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

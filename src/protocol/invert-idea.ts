@@ -2,7 +2,7 @@ import { InvalidIdeaError } from '../errors/invalid-idea.error';
 import type { Idea } from './idea';
 import type { JSONSchema } from './json-schema';
 import { viewOfKind } from './kind-view';
-import { isPlainObject } from './merge-patch';
+import { isPlainObject } from '../internal/is-plain-object';
 import type { ToolSchema } from './tool-schema';
 
 /**

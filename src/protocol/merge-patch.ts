@@ -1,3 +1,5 @@
+import { isPlainObject } from '../internal/is-plain-object';
+
 /**
  * RFC 7386 JSON Merge Patch: objects merge key by key, `null` deletes a key, anything else
  * (arrays, primitives, a non-object patch) replaces. Pure: returns a new value, never mutates
@@ -41,11 +43,6 @@ export function cloneJson(value: unknown): unknown {
     return copy;
   }
   return value;
-}
-
-/** True for a non-null, non-array object (what JSON calls an object). @internal */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reads an OWN property only (never the prototype chain). @internal */

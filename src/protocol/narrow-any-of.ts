@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { JSONSchema } from './json-schema';
 import type { ValidationIssue } from '../errors/validation-issue';
-import { isPlainObject } from './merge-patch';
+import { isPlainObject } from '../internal/is-plain-object';
 
 /**
  * Narrows ajv's `anyOf` errors to the branch the value meant, so a model reads the mistakes of the

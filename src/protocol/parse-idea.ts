@@ -3,7 +3,7 @@ import type { Idea } from './idea';
 import { findJsonDepthViolation, MAX_JSON_DEPTH } from './json-depth';
 import type { JSONSchema } from './json-schema';
 import { findLocalReferenceProblem } from './local-references';
-import { isPlainObject } from './merge-patch';
+import { isPlainObject } from '../internal/is-plain-object';
 import type { Message } from './message';
 
 const MESSAGE_TYPES = ['system', 'text', 'data', 'input', 'state', 'result'] as const;

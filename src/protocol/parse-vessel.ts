@@ -1,7 +1,7 @@
 import { InvalidVesselError } from '../errors/invalid-vessel.error';
 import { UnknownToolError } from '../errors/unknown-tool.error';
 import type { Call } from './call';
-import { isPlainObject } from './merge-patch';
+import { isPlainObject } from '../internal/is-plain-object';
 import { toolName } from './read-tool';
 import type { ToolSchema } from './tool-schema';
 import type { VesselSolution } from './vessel-solution';

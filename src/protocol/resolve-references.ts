@@ -1,6 +1,7 @@
 import { UnresolvedReferenceError } from '../errors/unresolved-reference.error';
 import { viewOfKind } from './kind-view';
-import { cloneJson, getOwn, isPlainObject } from './merge-patch';
+import { isPlainObject } from '../internal/is-plain-object';
+import { cloneJson, getOwn } from './merge-patch';
 import type { Message } from './message';
 import {
   isReferenceExpression,

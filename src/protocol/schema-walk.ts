@@ -1,3 +1,4 @@
+import { isPlainObject } from '../internal/is-plain-object';
 import type { JSONSchema } from './json-schema';
 
 /**
@@ -48,7 +49,7 @@ export interface SubschemaLocation {
 
 /** True for a plain object (a schema object, not an array, not null). */
 export function isSchemaObject(value: unknown): value is JSONSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(value);
 }
 
 function isSchemaNode(value: unknown): value is SchemaNode {

@@ -1,6 +1,7 @@
+import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
 import { validateJson } from '../../protocol/json-validation';
-import { isRecord, mergeAllOf, resolveLocalRef, typesOf } from '../strict/strict-schema-rules';
+import { mergeAllOf, resolveLocalRef, typesOf } from '../strict/strict-schema-rules';
 
 /** Sample strings for the formats ajv-formats checks. */
 const FORMAT_SAMPLES: Record<string, string> = {
@@ -48,7 +49,7 @@ export function sampleSolution(schema: JSONSchema): unknown {
 }
 
 function sample(node: JSONSchema | boolean, root: JSONSchema, depth: number): unknown {
-  if (typeof node === 'boolean' || !isRecord(node) || depth > MAX_DEPTH) return null;
+  if (typeof node === 'boolean' || !isPlainObject(node) || depth > MAX_DEPTH) return null;
   if (typeof node.$ref === 'string') {
     const target = resolveLocalRef(node.$ref, root);
     return target === undefined ? null : sample(target, root, depth + 1);
@@ -93,9 +94,9 @@ function stripCombinators(node: JSONSchema): JSONSchema {
 
 function inferType(node: JSONSchema): string | undefined {
   if (
-    isRecord(node.properties) ||
+    isPlainObject(node.properties) ||
     node.required !== undefined ||
-    isRecord(node.additionalProperties)
+    isPlainObject(node.additionalProperties)
   ) {
     return 'object';
   }
@@ -109,11 +110,12 @@ function inferType(node: JSONSchema): string | undefined {
 }
 
 function sampleObject(node: JSONSchema, root: JSONSchema, depth: number): Record<string, unknown> {
-  const properties = isRecord(node.properties) ? node.properties : {};
+  const properties = isPlainObject(node.properties) ? node.properties : {};
   const result: Record<string, unknown> = {};
   for (const name of node.required ?? []) {
     const property =
-      properties[name] ?? (isRecord(node.additionalProperties) ? node.additionalProperties : true);
+      properties[name] ??
+      (isPlainObject(node.additionalProperties) ? node.additionalProperties : true);
     result[name] = sample(property, root, depth + 1);
   }
   const minProperties = typeof node.minProperties === 'number' ? node.minProperties : 0;
@@ -122,7 +124,7 @@ function sampleObject(node: JSONSchema, root: JSONSchema, depth: number): Record
     if (!(name in result)) result[name] = sample(property, root, depth + 1);
   }
   for (let index = 0; Object.keys(result).length < minProperties; index++) {
-    const additional = isRecord(node.additionalProperties) ? node.additionalProperties : true;
+    const additional = isPlainObject(node.additionalProperties) ? node.additionalProperties : true;
     result[`offline${index}`] = sample(additional, root, depth + 1);
   }
   return result;

@@ -1,9 +1,9 @@
+import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
 import { validateJson } from '../../protocol/json-validation';
 import {
   ROOT_VALUE_KEY,
   isFreeForm,
-  isRecord,
   mergeAllOf,
   needsRootWrap,
   resolveLocalRef,
@@ -19,7 +19,7 @@ import {
 export function fromStrictSolution(solution: unknown, originalSchema: JSONSchema): unknown {
   let value = solution;
   if (needsRootWrap(originalSchema)) {
-    if (!isRecord(value) || !(ROOT_VALUE_KEY in value)) return value;
+    if (!isPlainObject(value) || !(ROOT_VALUE_KEY in value)) return value;
     value = value[ROOT_VALUE_KEY];
   }
   return restore(value, originalSchema, originalSchema, 0);
@@ -33,7 +33,7 @@ function restore(
   root: JSONSchema,
   depth: number,
 ): unknown {
-  if (depth > MAX_DEPTH || typeof node === 'boolean' || !isRecord(node)) {
+  if (depth > MAX_DEPTH || typeof node === 'boolean' || !isPlainObject(node)) {
     return node === true ? parseJsonText(value) : value;
   }
   if (typeof node.$ref === 'string') {
@@ -54,7 +54,7 @@ function restore(
       depth,
     );
   }
-  if (isRecord(value) && isRecord(node.properties)) {
+  if (isPlainObject(value) && isPlainObject(node.properties)) {
     const required = new Set(node.required ?? []);
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
@@ -105,7 +105,7 @@ function sameKind(value: unknown, branch: JSONSchema, root: JSONSchema): boolean
   if (resolved === undefined) return false;
   const types = valueTypesOf(resolved);
   if (Array.isArray(value)) return types.includes('array');
-  if (isRecord(value)) return types.includes('object');
+  if (isPlainObject(value)) return types.includes('object');
   return false;
 }
 

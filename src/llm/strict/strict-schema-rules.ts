@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
 
 /**
@@ -11,10 +12,8 @@ export const ROOT_VALUE_KEY = 'value';
 /** Keywords that make a node a combinator or a literal rather than a plain typed node. */
 const SHAPE_KEYWORDS = ['$ref', 'anyOf', 'oneOf', 'allOf', 'enum', 'const'] as const;
 
-/** True for a JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** The one `isPlainObject` (a JSON object: not null, not an array), under the name the OpenAI reply parser imports. */
+export const isRecord = isPlainObject;
 
 /** The node's `type` as a list (empty when absent). */
 export function typesOf(node: JSONSchema): string[] {
@@ -28,7 +27,7 @@ export function valueTypesOf(node: JSONSchema): string[] {
   const types = typesOf(node).filter((type) => type !== 'null');
   if (types.length > 0) return types;
   if (node.type === undefined) {
-    if (isRecord(node.properties)) return ['object'];
+    if (isPlainObject(node.properties)) return ['object'];
     if (node.items !== undefined) return ['array'];
   }
   return [];
@@ -44,11 +43,11 @@ function hasShapeKeyword(node: JSONSchema): boolean {
  */
 export function isFreeForm(node: JSONSchema | boolean): boolean {
   if (node === true) return true;
-  if (node === false || !isRecord(node) || hasShapeKeyword(node)) return false;
+  if (node === false || !isPlainObject(node) || hasShapeKeyword(node)) return false;
   const types = valueTypesOf(node);
   if (types.length === 0) return typesOf(node).length === 0; // `{ type: 'null' }` is not free-form
   if (types.length === 1 && types[0] === 'object') {
-    const properties = isRecord(node.properties) ? Object.keys(node.properties) : [];
+    const properties = isPlainObject(node.properties) ? Object.keys(node.properties) : [];
     return properties.length === 0 && node.additionalProperties !== false;
   }
   return false;
@@ -75,10 +74,10 @@ export function resolveLocalRef(ref: string, root: JSONSchema): JSONSchema | und
   let current: unknown = root;
   for (const raw of pointer.split('/').slice(1)) {
     const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isRecord(current) && !Array.isArray(current)) return undefined;
+    if (!isPlainObject(current) && !Array.isArray(current)) return undefined;
     current = (current as Record<string, unknown>)[segment];
   }
-  return isRecord(current) ? (current as JSONSchema) : undefined;
+  return isPlainObject(current) ? (current as JSONSchema) : undefined;
 }
 
 /**
@@ -93,7 +92,7 @@ export function mergeAllOf(node: JSONSchema, root: JSONSchema): JSONSchema {
       typeof branch.$ref === 'string' ? (resolveLocalRef(branch.$ref, root) ?? branch) : branch;
     const inner = resolved.allOf ? mergeAllOf(resolved, root) : resolved;
     for (const [keyword, value] of Object.entries(inner)) {
-      if (keyword === 'properties' && isRecord(value)) {
+      if (keyword === 'properties' && isPlainObject(value)) {
         merged.properties = {
           ...(merged.properties ?? {}),
           ...(value as Record<string, JSONSchema>),

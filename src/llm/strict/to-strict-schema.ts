@@ -1,8 +1,8 @@
+import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
 import {
   ROOT_VALUE_KEY,
   isFreeForm,
-  isRecord,
   mergeAllOf,
   needsRootWrap,
   typesOf,
@@ -88,7 +88,7 @@ export function toStrictSchema(schema: JSONSchema): JSONSchema {
 /** Converts `$defs`/`definitions` into the result's root `$defs` (the first definition of a name wins). */
 function hoistDefinitions(node: JSONSchema, context: ConvertContext): void {
   for (const group of [node.definitions, node.$defs]) {
-    if (!isRecord(group)) continue;
+    if (!isPlainObject(group)) continue;
     for (const [name, definition] of Object.entries(group)) {
       if (name in context.definitions) continue;
       context.definitions[name] = {}; // reserve the name first: definitions may be recursive
@@ -98,7 +98,7 @@ function hoistDefinitions(node: JSONSchema, context: ConvertContext): void {
 }
 
 function convert(node: JSONSchema | boolean, context: ConvertContext): JSONSchema {
-  if (typeof node === 'boolean' || !isRecord(node)) {
+  if (typeof node === 'boolean' || !isPlainObject(node)) {
     return node === false ? { type: 'null', description: 'No value is allowed here.' } : jsonText();
   }
   if (node.$defs !== undefined || node.definitions !== undefined) hoistDefinitions(node, context);
@@ -248,7 +248,7 @@ function describe(node: JSONSchema): string | undefined {
   if (node.pattern !== undefined && !keepsPattern(node)) {
     moved.push(`pattern: ${JSON.stringify(node.pattern)}`);
   }
-  if (isRecord(node.additionalProperties)) {
+  if (isPlainObject(node.additionalProperties)) {
     moved.push(`additionalProperties: ${JSON.stringify(node.additionalProperties)}`);
   }
   const parts = [typeof node.description === 'string' ? node.description : undefined];
