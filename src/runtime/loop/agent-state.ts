@@ -1,3 +1,4 @@
+import type { Usage } from '../../llm/provider';
 import type { Call } from '../../protocol/call';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { RequestConfig } from '../request/message-handler';
@@ -24,12 +25,8 @@ export type NodeMessage = Message | VesselMessage;
 /** Which part of the loop created a node (`input` = the run's initial context and task). */
 export type NodeOrigin = 'input' | 'prompter' | 'generator' | 'discriminator' | 'actor' | 'user';
 
-/** Token counts of one or more LLM requests, as recorded on nodes and in the state. */
-export interface TokenUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cachedTokens: number;
-}
+/** Token counts of one or more LLM requests, as recorded on nodes and in the state: the provider's {@link Usage}. */
+export type TokenUsage = Usage;
 
 /** Facts about a node; plain JSON so the state file stays inspectable and editable. */
 export interface NodeMetadata {

@@ -13,7 +13,8 @@ import { assertDecisions, type ConfirmDecision } from './confirm';
 import { isActivityBug, originalStack } from './failed-calls';
 import { appendNode, contextView, getNode } from './state-tree';
 import type { StepModule } from './step-module';
-import { addUsage, emptyUsage, sumUsage } from './usage';
+import { addUsage, emptyUsage } from '../../llm/usage';
+import { addRunUsage } from './usage';
 
 /** The pseudo-call a result about an invalid final output is attributed to. */
 export const OUTPUT_CALL: Call = { _tool: 'output' };
@@ -85,7 +86,7 @@ export class CallActor implements StepModule {
             // Module sub-requests report their usage; nested agents keep theirs in their state.
             let callUsage = emptyUsage();
             const onUsage = (usage: TokenUsage): void => {
-              callUsage = sumUsage(callUsage, usage);
+              callUsage = addUsage(callUsage, usage);
             };
             const nestedStates: AgentState[] = [];
             const onNestedRun = (nested: unknown): void => {
@@ -106,10 +107,10 @@ export class CallActor implements StepModule {
             if (settings.activityErrors === 'throw' && isActivityBug(failure)) {
               activityBug ??= failure;
             }
-            for (const nested of nestedStates) callUsage = sumUsage(callUsage, nested.usage);
+            for (const nested of nestedStates) callUsage = addUsage(callUsage, nested.usage);
             if (callUsage.inputTokens + callUsage.outputTokens + callUsage.cachedTokens > 0) {
               metadata.usage = callUsage;
-              addUsage(state, callUsage);
+              addRunUsage(state, callUsage);
             }
           }
           // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a

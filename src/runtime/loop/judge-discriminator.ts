@@ -5,7 +5,8 @@ import { runRenderedRequest } from '../request/run-request';
 import type { AgentRuntime } from './agent-runtime';
 import { commitOptions, discriminatorArgs } from './commit-options';
 import type { StepModule } from './step-module';
-import { addUsage, sumUsage } from './usage';
+import { addUsage } from '../../llm/usage';
+import { addRunUsage } from './usage';
 
 /** What the judge answers: the 1-based number of the best option and why. */
 export interface JudgeVerdict {
@@ -65,11 +66,11 @@ export class JudgeDiscriminator implements StepModule {
       },
     );
     const verdict = result.solution as JudgeVerdict;
-    addUsage(agent.state, result.usage);
+    addRunUsage(agent.state, result.usage);
     const { usage } = discriminatorArgs(agent.state);
     commitOptions(agent.state, verdict.choice - 1, {
       reason: verdict.reason,
-      usage: sumUsage(usage, result.usage),
+      usage: addUsage(usage, result.usage),
       judgeUsage: { ...result.usage },
     });
   }

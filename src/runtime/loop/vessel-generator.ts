@@ -4,7 +4,7 @@ import { runRenderedRequest } from '../request/run-request';
 import type { AgentRuntime } from './agent-runtime';
 import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
-import { addUsage } from './usage';
+import { addRunUsage } from './usage';
 
 /**
  * The default Generator (R-LOOP-2): one Request whose schema is the Vessel of the Toolkit's tools and
@@ -41,7 +41,7 @@ export class VesselGenerator implements StepModule {
     );
     const solutions = result.options.length > 0 ? result.options : [result.solution];
     const options = solutions.map((solution) => parseVessel(solution, tools));
-    addUsage(state, result.usage);
+    addRunUsage(state, result.usage);
     state.usage.turns += 1;
     state.nextStep = {
       module: 'discriminator',
