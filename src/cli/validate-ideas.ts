@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { readJsonFile } from '../codegen/read-idea-file';
 import { childPath } from '../codegen/naming';
 import type { Idea } from '../protocol/idea';
+import { isInputMessage } from '../protocol/data-view';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
 import { formatIssues, validateJson } from '../protocol/json-validation';
@@ -100,10 +101,7 @@ function checkIdea(idea: Idea, file: string, report: IdeaReport): void {
     report.notes.push(
       `input message present${input.schema === undefined ? ' (without a schema)' : ''}`,
     );
-    const index = idea.context.findIndex(
-      (message) =>
-        message.type === 'input' || (message.type === 'data' && message.kind === 'input'),
-    );
+    const index = idea.context.findIndex(isInputMessage);
     if (input.schema !== undefined && input.data !== undefined) {
       const issues = safeValidate(input.schema, input.data);
       if (issues !== undefined && issues.length > 0) {

@@ -1,9 +1,9 @@
 import { CodegenError } from '../errors/codegen.error';
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { Idea } from '../protocol/idea';
+import { isInputMessage } from '../protocol/data-view';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
-import type { Message } from '../protocol/message';
 import { moduleOutputSchema, vesselTools } from '../protocol/vessel-idea';
 import { ClassBuilder } from './schema-to-classes';
 import { ImportSet, type ClassModel, type CodegenWarning } from './codegen-model';
@@ -211,11 +211,9 @@ function header(modulePath: string): string {
 /** Where the Idea's input is: the message index (for JSON paths) and the effective schema. */
 function locateInput(idea: Idea): { index?: number; schema?: JSONSchema } {
   const found = findIdeaInput(idea);
-  const isInput = (message: Message): boolean =>
-    message.type === 'input' || (message.type === 'data' && message.kind === 'input');
   let index: number | undefined;
   idea.context.forEach((message, position) => {
-    if (!isInput(message)) return;
+    if (!isInputMessage(message)) return;
     const schema = (message as { schema?: JSONSchema }).schema;
     if (index === undefined || (found?.schema !== undefined && schema === found.schema))
       index = position;

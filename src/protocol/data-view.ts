@@ -51,6 +51,14 @@ export function messageKind(message: Message): string {
   return view?.kind ?? message.type;
 }
 
+/**
+ * True for a message that carries an Idea's input: an `input` message, or `data` of kind `input`
+ * (the two spellings of seed 004). @internal
+ */
+export function isInputMessage(message: Message): boolean {
+  return message.type === 'input' || (message.type === 'data' && message.kind === 'input');
+}
+
 /** The instance a message belongs to (a result message: its Call's `_instance`). @internal */
 export function messageInstance(message: Message): string | undefined {
   if (message.type === 'result') {

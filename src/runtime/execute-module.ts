@@ -2,6 +2,7 @@ import { MissingOutputSchemaError } from '../errors/missing-output-schema.error'
 import { ModuleCycleError } from '../errors/module-cycle.error';
 import { ModuleDepthError } from '../errors/module-depth.error';
 import type { Idea } from '../protocol/idea';
+import { isInputMessage } from '../protocol/data-view';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { InputMessage, Message } from '../protocol/message';
@@ -76,8 +77,4 @@ export async function runModule(
     onUsage: reports.onUsage,
     onNestedRun: reports.onNestedRun,
   });
-}
-
-function isInputMessage(message: Message): boolean {
-  return message.type === 'input' || (message.type === 'data' && message.kind === 'input');
 }

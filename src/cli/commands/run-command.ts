@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CliUsageError } from '../../errors/cli-usage.error';
+import { isInputMessage } from '../../protocol/data-view';
 import type { Idea } from '../../protocol/idea';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
@@ -169,16 +170,14 @@ function withInput(idea: Idea, value: unknown, ideaFile: string, ideact: IdeactM
       });
     }
   }
-  const isInput = (message: Message): boolean =>
-    message.type === 'input' || (message.type === 'data' && message.kind === 'input');
   const message: Message =
     schema === undefined
       ? { type: 'input', input: value }
       : { type: 'input', input: value, schema };
-  const first = idea.context.findIndex(isInput);
-  const rest = idea.context.filter((item) => !isInput(item));
+  const first = idea.context.findIndex(isInputMessage);
+  const rest = idea.context.filter((item) => !isInputMessage(item));
   if (first === -1) return [...rest, message];
-  const before = idea.context.slice(0, first).filter((item) => !isInput(item));
+  const before = idea.context.slice(0, first).filter((item) => !isInputMessage(item));
   return [...before, message, ...rest.slice(before.length)];
 }
 
