@@ -1,4 +1,5 @@
 import type { JSONSchema } from '../protocol/json-schema';
+import { renameReferences } from '../protocol/rename-references';
 import { toPascalCase } from './naming';
 import { referenceResolverOptions, remoteReferenceError } from './schema-references';
 
@@ -88,21 +89,10 @@ function mergeDefinitions(schema: JSONSchema): JSONSchema {
   const { definitions, $defs } = schema;
   if (definitions === undefined || $defs === undefined) return schema;
   if (Object.keys(definitions).some((name) => name in $defs)) return schema;
-  const rewrite = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(rewrite);
-    if (typeof value !== 'object' || value === null) return value;
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      copy[key] =
-        key === '$ref' && typeof item === 'string' && item.startsWith('#/definitions/')
-          ? `#/$defs/${item.slice('#/definitions/'.length)}`
-          : rewrite(item);
-    }
-    return copy;
-  };
-  const { definitions: _moved, ...rest } = rewrite(schema) as JSONSchema;
-  return {
-    ...rest,
-    $defs: { ...rest.$defs, ...(rewrite(definitions) as Record<string, JSONSchema>) },
-  };
+  const { definitions: moved, ...rest } = renameReferences(schema, (reference) =>
+    reference.startsWith('#/definitions/')
+      ? `#/$defs/${reference.slice('#/definitions/'.length)}`
+      : undefined,
+  );
+  return { ...rest, $defs: { ...rest.$defs, ...moved } };
 }

@@ -1,5 +1,6 @@
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from '../protocol/json-schema';
+import { walkSchema } from '../protocol/schema-walk';
 import { childPath } from './naming';
 
 /** Where a schema comes from and whether codegen may download the schemas it references. */
@@ -11,9 +12,6 @@ export interface ReferencePolicy {
   /** Let json-schema-to-typescript download `http(s)` `$ref`s; off by default so codegen stays offline. */
   allowRemoteRefs: boolean;
 }
-
-/** Keywords whose values are data, not schemas: a `$ref` key inside them is not a reference. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 
 const REMOTE = /^https?:/i;
 
@@ -102,44 +100,15 @@ function embeddedDocuments(schema: JSONSchema): Map<string, string> {
   return documents;
 }
 
-/** Keywords whose value maps names to schemas (a property named `enum` there is a schema). */
-const SCHEMA_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-]);
-
-/** Visits every object reachable through schema keywords (not `enum`/`const`/… data), with its path. */
+/** Visits every schema object of `root` (schema-walk: never `enum`/`const`/… data), with its path. */
 function forEachSchemaNode(
   root: JSONSchema,
   rootPath: string,
-  visit: (node: Record<string, unknown>, nodePath: string) => void,
+  visit: (node: JSONSchema, nodePath: string) => void,
 ): void {
-  const pending: Array<{ value: unknown; path: string; isMap: boolean }> = [
-    { value: root, path: rootPath, isMap: false },
-  ];
-  while (pending.length > 0) {
-    const { value, path, isMap } = pending.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) {
-      value.forEach((item, index) =>
-        pending.push({ value: item, path: childPath(path, index), isMap: false }),
-      );
-      continue;
-    }
-    const node = value as Record<string, unknown>;
-    if (!isMap) visit(node, path);
-    for (const [key, child] of Object.entries(node)) {
-      if (!isMap && DATA_KEYWORDS.has(key)) continue;
-      pending.push({
-        value: child,
-        path: childPath(path, key),
-        isMap: !isMap && SCHEMA_MAPS.has(key),
-      });
-    }
-  }
+  walkSchema(root, (node, pointer) => {
+    if (typeof node !== 'boolean') visit(node, rootPath + pointer);
+  });
 }
 
 /** `HTTPS://Example.com/a.json` and `https://example.com/a.json` name the same document. */

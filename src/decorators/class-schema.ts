@@ -1,6 +1,7 @@
 import { DecoratorError } from '../errors/decorator.error';
 import { lazyModule } from '../internal/lazy-module';
 import type { JSONSchema } from '../protocol/json-schema';
+import { mapSubschemas, type SchemaNode } from '../protocol/schema-walk';
 import type { ClassConstructor } from './class-types';
 import { ownValidationMetadata, transformerStorage } from './class-validation-modules';
 import { describedPosition, descriptionOf } from './describe.decorator';
@@ -134,17 +135,14 @@ function declarationOrder(
   return [...names].sort((first, second) => (rank.get(first) ?? 0) - (rank.get(second) ?? 0));
 }
 
-function inlineRefs(value: unknown, resolve: (reference: string) => JSONSchema): unknown {
-  if (Array.isArray(value)) return value.map((item) => inlineRefs(item, resolve));
-  if (typeof value !== 'object' || value === null) return value;
-  const record = value as Record<string, unknown>;
-  if (typeof record.$ref === 'string' && record.$ref.startsWith(REF_PREFIX)) {
-    const { $ref: reference, ...rest } = record;
-    return { ...resolve(reference as string), ...(inlineRefs(rest, resolve) as object) };
+/** `schema` with every class `$ref` (in any subschema) replaced by the class's own schema. */
+function inlineRefs(schema: SchemaNode, resolve: (reference: string) => JSONSchema): SchemaNode {
+  if (typeof schema === 'boolean') return schema;
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(REF_PREFIX)) {
+    const { $ref: reference, ...rest } = schema;
+    return { ...resolve(reference), ...(inlineRefs(rest, resolve) as JSONSchema) };
   }
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(record)) copy[key] = inlineRefs(item, resolve);
-  return copy;
+  return mapSubschemas(schema, (child) => inlineRefs(child, resolve));
 }
 
 /** `type` first, then `description`, then the rest as given: easier to read in prompts. */

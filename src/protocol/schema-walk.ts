@@ -1,5 +1,6 @@
 import { isPlainObject } from '../internal/is-plain-object';
 import type { JSONSchema } from './json-schema';
+import { setOwn } from './merge-patch';
 
 /**
  * The one JSON-Schema traversal of ideact: which keywords hold subschemas (and in what shape), a
@@ -20,18 +21,23 @@ export const SINGLE_SUBSCHEMA_KEYWORDS = [
   'if',
   'then',
   'else',
+  'contentSchema',
 ] as const;
 
 /** Keywords whose value is an array of subschemas (`items` too when it is an array, draft-07 tuples). */
 export const ARRAY_SUBSCHEMA_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 
-/** Keywords whose value maps names to subschemas. */
+/**
+ * Keywords whose value maps names to subschemas (draft-07 `dependencies` maps to a subschema or to a
+ * list of property names; only the subschemas are visited).
+ */
 export const MAP_SUBSCHEMA_KEYWORDS = [
   'properties',
   'patternProperties',
   '$defs',
   'definitions',
   'dependentSchemas',
+  'dependencies',
 ] as const;
 
 /** A subschema position: `schema` or boolean, as JSON Schema allows (`true` = anything, `false` = nothing). */
@@ -93,23 +99,29 @@ export function forEachSubschema(
 
 /**
  * A shallow copy of `schema` whose direct subschemas are replaced by `map(child, location)`; every
- * other keyword is kept as is. Converters recurse by calling themselves inside `map`.
+ * other keyword, and every entry of a map or list that is not a schema (`dependencies: { a: ['b'] }`),
+ * is kept as is. Converters recurse by calling themselves inside `map`.
  */
 export function mapSubschemas(
   schema: JSONSchema,
   map: (child: SchemaNode, location: SubschemaLocation) => SchemaNode,
 ): JSONSchema {
   const copy: JSONSchema = { ...schema };
-  const groups: Record<string, Record<string, SchemaNode>> = {};
-  const lists: Record<string, SchemaNode[]> = {};
+  const groups: Record<string, Record<string, unknown>> = {};
+  const lists: Record<string, unknown[]> = {};
   forEachSubschema(schema, (child, location) => {
     const mapped = map(child, location);
-    if (location.key !== undefined) {
-      (groups[location.keyword] ??= {})[location.key] = mapped;
-    } else if (location.index !== undefined) {
-      (lists[location.keyword] ??= [])[location.index] = mapped;
+    const { keyword, key, index } = location;
+    if (key !== undefined) {
+      setOwn(
+        (groups[keyword] ??= { ...(schema[keyword] as Record<string, unknown>) }),
+        key,
+        mapped,
+      );
+    } else if (index !== undefined) {
+      (lists[keyword] ??= [...(schema[keyword] as unknown[])])[index] = mapped;
     } else {
-      copy[location.keyword] = mapped;
+      copy[keyword] = mapped;
     }
   });
   for (const [keyword, group] of Object.entries(groups)) copy[keyword] = group;

@@ -1,5 +1,6 @@
 import type { JSONSchema } from './json-schema';
 import { readTool, resolveActivity } from './read-tool';
+import { renameReferences } from './rename-references';
 import type { ToolSchema } from './tool-schema';
 
 /** Options of {@link callSchema} and {@link buildVesselSchema}. */
@@ -126,23 +127,14 @@ function hoistDefinitions(calls: JSONSchema[]): {
       renames.set(name, target);
     }
     const { $defs: _defs, definitions: _definitions, ...rest } = call;
-    const rewrite = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(rewrite);
-      if (typeof value !== 'object' || value === null) return value;
-      const copy: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) {
-        const match =
-          key === '$ref' && typeof item === 'string'
-            ? /^#\/(?:\$defs|definitions)\/(.+)$/.exec(item)
-            : null;
-        copy[key] = match ? `#/$defs/${renames.get(match[1]!) ?? match[1]!}` : rewrite(item);
-      }
-      return copy;
+    const rename = (reference: string): string | undefined => {
+      const match = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(reference);
+      return match ? `#/$defs/${renames.get(match[1]!) ?? match[1]!}` : undefined;
     };
     for (const [name, definition] of Object.entries(own)) {
-      defs[renames.get(name)!] = rewrite(definition) as JSONSchema;
+      defs[renames.get(name)!] = renameReferences(definition, rename);
     }
-    return rewrite(rest) as JSONSchema;
+    return renameReferences(rest, rename);
   });
   return Object.keys(defs).length === 0 ? { calls: hoisted } : { calls: hoisted, defs };
 }

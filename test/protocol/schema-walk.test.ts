@@ -76,3 +76,34 @@ describe('schema walk (one traversal for every converter)', () => {
     expect(count).toBe(10_001);
   });
 });
+
+describe('schema walk keywords and copies', () => {
+  it('visits draft-07 dependencies (schemas only) and contentSchema', () => {
+    const pointers: string[] = [];
+    walkSchema(
+      {
+        dependencies: { a: ['b'], c: { required: ['d'] } },
+        contentSchema: { type: 'object' },
+      },
+      (_node, pointer) => {
+        pointers.push(pointer);
+      },
+    );
+    expect(pointers).toEqual(['', '/dependencies/c', '/contentSchema']);
+  });
+
+  it('keeps entries of a map or list that are not schemas, and a property named __proto__ as data', () => {
+    const properties = JSON.parse('{"__proto__": {"type": "string"}, "ok": {"type": "number"}}');
+    const mapped = mapSubschemas(
+      { dependencies: { a: ['b'], c: { required: ['d'] } }, properties },
+      (child) => (typeof child === 'boolean' ? child : { ...child, seen: true }),
+    );
+    expect(mapped.dependencies).toEqual({ a: ['b'], c: { required: ['d'], seen: true } });
+    expect(Object.keys(mapped.properties!)).toEqual(['__proto__', 'ok']);
+    expect(Object.getPrototypeOf(mapped.properties)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(mapped.properties, '__proto__')?.value).toEqual({
+      type: 'string',
+      seen: true,
+    });
+  });
+});

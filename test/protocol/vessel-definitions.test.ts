@@ -37,3 +37,32 @@ describe('buildVesselSchema with $defs (seed 002)', () => {
     expect(parseVessel(solution, [drawTool, moveTool]).calls).toHaveLength(2);
   });
 });
+
+describe('buildVesselSchema renames $refs in schema positions only (one schema walk)', () => {
+  it('renames a hoisted definition in every subschema keyword but keeps a $ref-shaped const value as data', () => {
+    const stamp = { $ref: '#/definitions/Point' };
+    const markTool: ToolSchema = {
+      type: 'object',
+      definitions: { Point: { type: 'object', properties: { z: { type: 'number' } } } },
+      properties: {
+        _tool: { const: 'mark' },
+        where: { type: 'array', items: [{ $ref: '#/definitions/Point' }] },
+        label: {
+          type: 'object',
+          dependencies: { z: ['w'], w: { not: { $ref: '#/definitions/Point' } } },
+        },
+        stamp: { const: stamp, default: stamp },
+      },
+      required: ['_tool'],
+    };
+    const schema = buildVesselSchema([drawTool, markTool], undefined, { references: false });
+    const call = (schema.properties!.calls.items as { anyOf: ToolSchema[] }).anyOf[1]!;
+    expect(schema.$defs!.mark_Point).toEqual(markTool.definitions!.Point);
+    expect(call.properties.where.items).toEqual([{ $ref: '#/$defs/mark_Point' }]);
+    expect(call.properties.label.dependencies).toEqual({
+      z: ['w'],
+      w: { not: { $ref: '#/$defs/mark_Point' } },
+    });
+    expect(call.properties.stamp).toEqual({ const: stamp, default: stamp });
+  });
+});
