@@ -46,6 +46,8 @@ interface ValueMapping {
  * bounds, arrays, nested objects via `@ValidateNested()` + `@Type()`), `@Describe()` for descriptions,
  * and the closest validation plus a warning for anything class-validator cannot express.
  * Nested classes come first in the result (a class is declared before the classes that use it).
+ * It follows only `properties`, `items` and `$ref` (the shapes a class can hold; other subschema
+ * keywords are warnings), so it reads those directly instead of walking every subschema (schema-walk).
  */
 export class ClassBuilder {
   private readonly classes: ClassModel[] = [];

@@ -1,5 +1,11 @@
 import type { JSONSchema } from './json-schema';
-import { isSchemaObject, walkSchema, type SchemaNode } from './schema-walk';
+import {
+  forEachSubschema,
+  isSchemaObject,
+  locationPointer,
+  walkSchema,
+  type SchemaNode,
+} from './schema-walk';
 
 /** A local `$ref` that cannot work: it points at nothing, or it is part of a cycle of `$ref`s. */
 export interface LocalReferenceProblem {
@@ -12,8 +18,7 @@ export interface LocalReferenceProblem {
 }
 
 /** Applicators that apply their subschemas to the same value: a `$ref` loop through them never ends. */
-const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
-const IN_PLACE_SINGLES = ['not', 'if', 'then', 'else'] as const;
+const IN_PLACE_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
 
 /**
  * Finds the first broken local `$ref` (`#` or `#/json/pointer`) of `schema`: a dangling one (its target
@@ -96,14 +101,9 @@ function successors(
   const next: string[] = [];
   const target = targets.get(pointer);
   if (target !== undefined) next.push(target);
-  for (const keyword of IN_PLACE_LISTS) {
-    const list = node[keyword];
-    if (Array.isArray(list))
-      list.forEach((_, index) => next.push(`${pointer}/${keyword}/${index}`));
-  }
-  for (const keyword of IN_PLACE_SINGLES) {
-    if (node[keyword] !== undefined) next.push(`${pointer}/${keyword}`);
-  }
+  forEachSubschema(node, (_child, location) => {
+    if (IN_PLACE_KEYWORDS.has(location.keyword)) next.push(pointer + locationPointer(location));
+  });
   return next;
 }
 

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { JSONSchema } from './json-schema';
+import { withRootDefinitions } from './root-definitions';
 import type { ValidationIssue } from '../errors/validation-issue';
 import { isPlainObject } from '../internal/is-plain-object';
 
@@ -23,8 +24,6 @@ type Narrowing =
   | { kind: 'branch'; index: number }
   | { kind: 'unknown'; key: string; value: unknown; values: unknown[] }
   | { kind: 'missing'; key: string; values: unknown[] };
-
-const derivedSchemas = new WeakMap<object, { root: JSONSchema; schema: JSONSchema }>();
 
 /**
  * Turns ajv's errors into issues, replacing each failed `anyOf` whose branch is known by the issues
@@ -181,20 +180,6 @@ function dereference(schema: JSONSchema, root: JSONSchema): JSONSchema {
   if (typeof schema.$ref !== 'string') return schema;
   const target = resolvePointer(root, schema.$ref);
   return isPlainObject(target) ? (target as JSONSchema) : schema;
-}
-
-/** The branch as a schema of its own: the root's definitions come along, so its `$ref`s resolve. */
-function withRootDefinitions(branch: JSONSchema, root: JSONSchema): JSONSchema {
-  if (root.$defs === undefined && root.definitions === undefined) return branch;
-  const cached = derivedSchemas.get(branch);
-  if (cached !== undefined && cached.root === root) return cached.schema;
-  const schema: JSONSchema = { ...branch };
-  if (root.$defs !== undefined) schema.$defs = { ...root.$defs, ...(branch.$defs ?? {}) };
-  if (root.definitions !== undefined) {
-    schema.definitions = { ...root.definitions, ...(branch.definitions ?? {}) };
-  }
-  derivedSchemas.set(branch, { root, schema });
-  return schema;
 }
 
 function isAtOrBelow(path: string, parent: string): boolean {

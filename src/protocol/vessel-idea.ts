@@ -1,6 +1,7 @@
 import type { Idea } from './idea';
 import type { JSONSchema } from './json-schema';
 import type { Message } from './message';
+import { withRootDefinitions } from './root-definitions';
 import type { ToolSchema } from './tool-schema';
 import { DEFAULT_VESSEL_OUTPUT } from './vessel-schema';
 
@@ -78,14 +79,4 @@ export function moduleOutputSchema(idea: Idea): JSONSchema {
 function isToolSchema(schema: JSONSchema): schema is ToolSchema {
   const tool = schema.properties?._tool;
   return schema.type === 'object' && tool !== undefined && typeof tool.const === 'string';
-}
-
-/** `part` with the root's `$defs`/`definitions` added (its own win), when the root has any. */
-function withRootDefinitions<T extends JSONSchema>(part: T, root: JSONSchema): T {
-  if (root.$defs === undefined && root.definitions === undefined) return part;
-  const copy: T = { ...part };
-  if (root.$defs !== undefined) copy.$defs = { ...root.$defs, ...part.$defs };
-  if (root.definitions !== undefined)
-    copy.definitions = { ...root.definitions, ...part.definitions };
-  return copy;
 }

@@ -1,6 +1,7 @@
 import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
 import { validateJson } from '../../protocol/json-validation';
+import { withRootDefinitions } from '../../protocol/root-definitions';
 import { mergeAllOf, resolveLocalRef, typesOf } from '../strict/strict-schema-rules';
 
 /** Sample strings for the formats ajv-formats checks. */
@@ -48,6 +49,7 @@ export function sampleSolution(schema: JSONSchema): unknown {
   return sample(schema, schema, 0);
 }
 
+// Builds a value by following one branch of the schema, not every subschema: not a schema-walk traversal.
 function sample(node: JSONSchema | boolean, root: JSONSchema, depth: number): unknown {
   if (typeof node === 'boolean' || !isPlainObject(node) || depth > MAX_DEPTH) return null;
   if (typeof node.$ref === 'string') {
@@ -209,12 +211,8 @@ function sampleNumber(node: JSONSchema, integer: boolean): number {
 }
 
 function isValid(node: JSONSchema, root: JSONSchema, value: unknown): boolean {
-  const schema: JSONSchema = { ...node };
-  if (root.$defs !== undefined && schema.$defs === undefined) schema.$defs = root.$defs;
-  if (root.definitions !== undefined && schema.definitions === undefined)
-    schema.definitions = root.definitions;
   try {
-    return validateJson(schema, value).length === 0;
+    return validateJson(withRootDefinitions(node, root), value).length === 0;
   } catch {
     return false;
   }

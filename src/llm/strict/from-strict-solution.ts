@@ -1,6 +1,7 @@
 import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
 import { validateJson } from '../../protocol/json-validation';
+import { withRootDefinitions } from '../../protocol/root-definitions';
 import {
   ROOT_VALUE_KEY,
   isFreeForm,
@@ -27,6 +28,8 @@ export function fromStrictSolution(solution: unknown, originalSchema: JSONSchema
 
 const MAX_DEPTH = 200;
 
+// Walks the reply VALUE alongside its schema (one branch per value), not every subschema, so it does
+// not go through schema-walk's traversal.
 function restore(
   value: unknown,
   node: JSONSchema | boolean,
@@ -91,7 +94,7 @@ function restoreBranch(
   let fallbackSet = false;
   for (const branch of branches) {
     const candidate = restore(value, branch, root, depth + 1);
-    if (isValid(withRootDefinitions(branch, root), candidate)) return candidate;
+    if (isValid(standalone(branch, root), candidate)) return candidate;
     if (!fallbackSet && sameKind(value, branch, root)) {
       fallback = candidate;
       fallbackSet = true;
@@ -110,7 +113,7 @@ function sameKind(value: unknown, branch: JSONSchema, root: JSONSchema): boolean
 }
 
 function acceptsNull(schema: JSONSchema, root: JSONSchema): boolean {
-  return isValid(withRootDefinitions(schema, root), null);
+  return isValid(standalone(schema, root), null);
 }
 
 function isValid(schema: JSONSchema, value: unknown): boolean {
@@ -121,15 +124,10 @@ function isValid(schema: JSONSchema, value: unknown): boolean {
   }
 }
 
-/** A sub-schema made self-contained for validation: the root's `$defs`/`definitions` travel along. */
-function withRootDefinitions(schema: JSONSchema | boolean, root: JSONSchema): JSONSchema {
+/** A sub-schema made self-contained for validation (a boolean schema as its object form). */
+function standalone(schema: JSONSchema | boolean, root: JSONSchema): JSONSchema {
   if (typeof schema === 'boolean') return schema ? {} : { not: {} };
-  const copy: JSONSchema = { ...schema };
-  if (root.$defs !== undefined && copy.$defs === undefined) copy.$defs = root.$defs;
-  if (root.definitions !== undefined && copy.definitions === undefined) {
-    copy.definitions = root.definitions;
-  }
-  return copy;
+  return withRootDefinitions(schema, root);
 }
 
 function parseJsonText(value: unknown): unknown {

@@ -1,5 +1,7 @@
 import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
+import { setOwn } from '../../protocol/merge-patch';
+import { mapSubschemas } from '../../protocol/schema-walk';
 import {
   ROOT_VALUE_KEY,
   isFreeForm,
@@ -113,9 +115,8 @@ function convert(node: JSONSchema | boolean, context: ConvertContext): JSONSchem
   if (typeof node.$ref === 'string') {
     result.$ref = rewriteRef(node.$ref, context);
   } else if (node.anyOf !== undefined || node.oneOf !== undefined) {
-    result.anyOf = [...(node.anyOf ?? []), ...(node.oneOf ?? [])].map((branch) =>
-      convert(branch, context),
-    );
+    const { anyOf = [], oneOf = [] } = convertSubschemas(node, ['anyOf', 'oneOf'], context);
+    result.anyOf = [...anyOf, ...oneOf];
     if (nullable && !result.anyOf.some(acceptsOnlyNull)) result.anyOf.push({ type: 'null' });
   } else if (node.const !== undefined || node.enum !== undefined) {
     const values = node.const !== undefined ? [node.const] : [...(node.enum ?? [])];
@@ -148,22 +149,38 @@ function convert(node: JSONSchema | boolean, context: ConvertContext): JSONSchem
   return withDescription(result, description);
 }
 
+/**
+ * The subschemas under `keywords` converted (schema-walk's mapSubschemas, so strict mode and every
+ * other converter agree on what a subschema is); other keywords of `node` are left out. Each caller
+ * then gives its keyword its strict form.
+ */
+function convertSubschemas(
+  node: JSONSchema,
+  keywords: readonly string[],
+  context: ConvertContext,
+): JSONSchema {
+  const part: JSONSchema = {};
+  for (const keyword of keywords) if (node[keyword] !== undefined) part[keyword] = node[keyword];
+  return mapSubschemas(part, (child) => convert(child, context));
+}
+
 function convertObject(node: JSONSchema, context: ConvertContext): JSONSchema {
   const properties: Record<string, JSONSchema> = {};
   const required = new Set(node.required ?? []);
-  for (const [name, property] of Object.entries(node.properties ?? {})) {
-    const converted = convert(property, context);
-    properties[name] = required.has(name) ? converted : makeNullable(converted);
+  const converted = convertSubschemas(node, ['properties'], context).properties ?? {};
+  for (const [name, property] of Object.entries(converted)) {
+    setOwn(properties, name, required.has(name) ? property : makeNullable(property));
   }
   return { properties, required: Object.keys(properties), additionalProperties: false };
 }
 
 function convertArray(node: JSONSchema, context: ConvertContext): JSONSchema {
-  const items = node.items ?? node.prefixItems;
-  if (Array.isArray(items)) {
-    return { items: { anyOf: items.map((item) => convert(item as JSONSchema, context)) } };
-  }
-  return { items: convert((items as JSONSchema | boolean | undefined) ?? true, context) };
+  // `items` (a schema, or a draft-07 tuple) wins over `prefixItems`, as the reply conversion assumes.
+  const keyword = node.items !== undefined ? 'items' : 'prefixItems';
+  const items = convertSubschemas(node, [keyword], context)[keyword] as
+    JSONSchema | JSONSchema[] | undefined;
+  if (Array.isArray(items)) return { items: { anyOf: items } };
+  return { items: items ?? convert(true, context) };
 }
 
 /** Makes a converted node also accept `null` (how strict mode expresses an optional property). */
