@@ -107,6 +107,23 @@ describe('OfflineProvider (DESIGN §5: deterministic, schema-valid, not a model)
     });
   });
 
+  it('checks a default against the root definitions too when its subschema has $defs of its own', () => {
+    const schema: JSONSchema = {
+      type: 'object',
+      properties: {
+        song: {
+          type: 'object',
+          $defs: { Title: { type: 'string' } },
+          properties: { title: { $ref: '#/$defs/Title' }, mood: { $ref: '#/$defs/Mood' } },
+          default: { mood: 'wild' },
+        },
+      },
+      required: ['song'],
+      $defs: { Mood: { enum: ['calm', 'wild'] } },
+    };
+    expect(sampleSolution(schema)).toEqual({ song: { mood: 'wild' } });
+  });
+
   it('returns n options, zero usage and says plainly that it is not a model', async () => {
     const provider = new OfflineProvider();
     const response = await provider.generate({
