@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { escapePointerSegment } from '../protocol/json-pointer';
 
 /** File-name suffixes stripped from an Idea file to get its base name, longest first. */
 const IDEA_SUFFIXES = ['.idea.json', '.json'];
@@ -47,5 +48,5 @@ export function quote(text: string): string {
 
 /** Appends one segment to a JSON Pointer used in warnings (`/context/1/schema` + `properties`). */
 export function childPath(parent: string, key: string | number): string {
-  return `${parent}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return `${parent}/${escapePointerSegment(String(key))}`;
 }

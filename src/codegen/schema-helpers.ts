@@ -1,3 +1,5 @@
+import { isPlainObject } from '../internal/is-plain-object';
+import { pointerSegments, resolveLocalPointer } from '../protocol/json-pointer';
 import type { JSONSchema } from '../protocol/json-schema';
 import { childPath, toPascalCase } from './naming';
 
@@ -70,41 +72,19 @@ export function isPrimitive(value: unknown): boolean {
 export function referenceName(reference: string | undefined): string | undefined {
   if (reference === undefined) return undefined;
   const segment = reference.split('/').pop();
-  return segment === undefined || segment === '' || segment === '#'
-    ? undefined
-    : toPascalCase(decodeSegment(segment));
-}
-
-function decodeSegment(segment: string): string {
-  return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+  if (segment === undefined || segment === '' || segment === '#') return undefined;
+  const name = pointerSegments(`#/${segment}`, true)?.[0];
+  return name === undefined ? undefined : toPascalCase(name);
 }
 
 /** Resolves a local JSON Pointer reference (`#/definitions/X`) inside `root`. @internal */
 export function pointer(root: JSONSchema, reference: string): JSONSchema | undefined {
-  const segments = reference
-    .slice(1)
-    .split('/')
-    .filter((segment) => segment !== '')
-    .map(decodeSegment);
-  let current: unknown = root;
-  for (const segment of segments) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return typeof current === 'object' && current !== null && !Array.isArray(current)
-    ? (current as JSONSchema)
-    : undefined;
+  const target = resolveLocalPointer(root, reference);
+  return isPlainObject(target) ? (target as JSONSchema) : undefined;
 }
 
 /** The JSON Pointer (inside the Idea file) of the schema a local `$ref` points to. @internal */
 export function pointerPath(rootPath: string, reference: string): string {
-  return reference
-    .slice(1)
-    .split('/')
-    .filter((segment) => segment !== '')
-    .map(decodeSegment)
-    .reduce<string>(
-      (path, segment) => childPath(path, /^\d+$/.test(segment) ? Number(segment) : segment),
-      rootPath,
-    );
+  const segments = pointerSegments(reference, true) ?? [];
+  return segments.reduce((path, segment) => childPath(path, segment), rootPath);
 }

@@ -1,3 +1,5 @@
+import { escapePointerSegment } from './json-pointer';
+
 /**
  * How deeply JSON data may nest where it enters ideact: an Activity's output, an Idea file. Deeper
  * values are rejected with a typed error naming the culprit, because formatting, merging, cloning and
@@ -68,7 +70,7 @@ function pointerOf(frame: { parent?: unknown; key?: string }): string {
     let current = frame as { parent?: unknown; key?: string } | undefined;
     current?.key !== undefined;
   ) {
-    keys.push(current.key.replace(/~/g, '~0').replace(/\//g, '~1'));
+    keys.push(escapePointerSegment(current.key));
     current = current.parent as { parent?: unknown; key?: string } | undefined;
   }
   keys.reverse();

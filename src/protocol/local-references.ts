@@ -1,3 +1,4 @@
+import { escapePointerSegment, pointerSegments, valueAtPointer } from './json-pointer';
 import type { JSONSchema } from './json-schema';
 import {
   forEachSubschema,
@@ -64,32 +65,11 @@ function resolvePointer(
   root: JSONSchema,
   ref: string,
 ): { node: SchemaNode; pointer: string } | undefined {
-  const segments = ref === '#' ? [] : ref.slice(2).split('/').map(decodeSegment);
-  let current: unknown = root;
-  for (const segment of segments) {
-    if (segment === undefined) return undefined;
-    if (Array.isArray(current)) {
-      if (!/^(0|[1-9]\d*)$/.test(segment)) return undefined;
-      current = current[Number(segment)];
-    } else if (isSchemaObject(current) && Object.prototype.hasOwnProperty.call(current, segment)) {
-      current = (current as Record<string, unknown>)[segment];
-    } else {
-      return undefined;
-    }
-  }
-  if (typeof current !== 'boolean' && !isSchemaObject(current)) return undefined;
-  const escaped = segments.map((segment) => segment!.replace(/~/g, '~0').replace(/\//g, '~1'));
-  return { node: current, pointer: escaped.length === 0 ? '' : `/${escaped.join('/')}` };
-}
-
-function decodeSegment(segment: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+  const segments = pointerSegments(ref, true);
+  if (segments === undefined) return undefined;
+  const node = valueAtPointer(root, segments);
+  if (typeof node !== 'boolean' && !isSchemaObject(node)) return undefined;
+  return { node, pointer: segments.map((segment) => `/${escapePointerSegment(segment)}`).join('') };
 }
 
 /** The same-value successors of a node: its `$ref` target and its in-place applicators. */

@@ -1,4 +1,10 @@
 import type { ErrorObject } from 'ajv';
+import {
+  escapePointerSegment,
+  pointerSegments,
+  resolveLocalPointer,
+  valueAtPointer,
+} from './json-pointer';
 import type { JSONSchema } from './json-schema';
 import { withRootDefinitions } from './root-definitions';
 import type { ValidationIssue } from '../errors/validation-issue';
@@ -46,9 +52,9 @@ export function narrowAnyOfErrors(
     .sort((a, b) => a.instancePath.length - b.instancePath.length);
   for (const failure of failures) {
     if (consumed.has(failure)) continue;
-    const branches = resolvePointer(root, failure.schemaPath);
+    const branches = resolveLocalPointer(root, failure.schemaPath);
     if (!Array.isArray(branches)) continue;
-    const data = resolvePointer(value, `#${failure.instancePath}`, false);
+    const data = valueAtPointer(value, pointerSegments(failure.instancePath, false) ?? []);
     const narrowing = narrow(branches as JSONSchema[], root, data);
     if (narrowing === undefined) continue;
     const issues = issuesOf(narrowing, branches as JSONSchema[], root, data, revalidate);
@@ -126,7 +132,7 @@ function issuesOf(
       narrowing.key === '_tool'
         ? `unknown tool ${written}; known tools: ${listed(narrowing.values)}`
         : `unknown value ${written}; must be one of: ${listed(narrowing.values)}`;
-    return [{ path: `/${escapePointer(narrowing.key)}`, message }];
+    return [{ path: `/${escapePointerSegment(narrowing.key)}`, message }];
   }
   const branch = branches[narrowing.index]!;
   return revalidate(withRootDefinitions(branch, root), data);
@@ -178,38 +184,10 @@ function isNullSchema(schema: JSONSchema): boolean {
 
 function dereference(schema: JSONSchema, root: JSONSchema): JSONSchema {
   if (typeof schema.$ref !== 'string') return schema;
-  const target = resolvePointer(root, schema.$ref);
+  const target = resolveLocalPointer(root, schema.$ref);
   return isPlainObject(target) ? (target as JSONSchema) : schema;
 }
 
 function isAtOrBelow(path: string, parent: string): boolean {
   return path === parent || path.startsWith(`${parent}/`);
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/**
- * Resolves a `#/a/b` JSON Pointer inside `document`; undefined when absent. Schema paths are
- * URI-encoded fragments (`uriEncoded`), instance paths plain pointers.
- */
-function resolvePointer(document: unknown, pointer: string, uriEncoded = true): unknown {
-  if (!pointer.startsWith('#')) return undefined;
-  let current: unknown = document;
-  for (const raw of pointer.slice(1).split('/').slice(1)) {
-    let segment = raw;
-    if (uriEncoded) {
-      try {
-        segment = decodeURIComponent(raw);
-      } catch {
-        segment = raw;
-      }
-    }
-    segment = segment.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(current)) current = current[Number(segment)];
-    else if (isPlainObject(current)) current = current[segment];
-    else return undefined;
-  }
-  return current;
 }

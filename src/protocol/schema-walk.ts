@@ -1,4 +1,5 @@
 import { isPlainObject } from '../internal/is-plain-object';
+import { escapePointerSegment } from './json-pointer';
 import type { JSONSchema } from './json-schema';
 import { setOwn } from './merge-patch';
 
@@ -131,9 +132,8 @@ export function mapSubschemas(
 
 /** The JSON Pointer segment(s) of a location, escaped per RFC 6901. */
 export function locationPointer(location: SubschemaLocation): string {
-  const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-  let pointer = `/${escape(location.keyword)}`;
-  if (location.key !== undefined) pointer += `/${escape(location.key)}`;
+  let pointer = `/${escapePointerSegment(location.keyword)}`;
+  if (location.key !== undefined) pointer += `/${escapePointerSegment(location.key)}`;
   if (location.index !== undefined) pointer += `/${location.index}`;
   return pointer;
 }

@@ -7,6 +7,7 @@ import { ParamsValidationError } from '../errors/params-validation.error';
 import { UnknownActivityError } from '../errors/unknown-activity.error';
 import { type ValidationIssue, validateJson } from '../protocol/json-validation';
 import { findJsonDepthViolation, MAX_JSON_DEPTH } from '../protocol/json-depth';
+import { unescapePointerSegment } from '../protocol/json-pointer';
 import type { Message } from '../protocol/message';
 import type { ParamsTransformer } from './activity';
 import type { CallEnvironment, PreparedCall } from './call-types';
@@ -110,10 +111,6 @@ export async function runActivity(
 
 /** A schema issue as a class tool's issue: the JSON Pointer becomes a dotted property path. */
 function toParamsIssue(issue: ValidationIssue): { path: string; messages: string[] } {
-  const path = issue.path
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
+  const path = issue.path.split('/').slice(1).map(unescapePointerSegment).join('.');
   return { path: path === '' ? '(params)' : path, messages: [issue.message] };
 }

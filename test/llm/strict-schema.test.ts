@@ -1,4 +1,10 @@
-import { fromStrictSolution, toStrictSchema, validateJson, type JSONSchema } from 'ideact';
+import {
+  fromStrictSolution,
+  sampleSolution,
+  toStrictSchema,
+  validateJson,
+  type JSONSchema,
+} from 'ideact';
 import { expectStrict } from './expect-strict';
 
 describe('toStrictSchema / fromStrictSolution (R-REQ-3 strict structured output)', () => {
@@ -245,6 +251,18 @@ describe('toStrictSchema / fromStrictSolution (R-REQ-3 strict structured output)
     expectStrict(strict);
     expect(strict.required).toEqual(['id', 'tags']);
     expect(fromStrictSolution({ id: 'x', tags: null }, schema)).toEqual({ id: 'x' });
+  });
+
+  it('a $ref that is not a decodable pointer resolves to nothing instead of throwing (one JSON Pointer reader)', () => {
+    const schema: JSONSchema = {
+      type: 'object',
+      properties: { mood: { allOf: [{ $ref: '#/$defs/%E0%A4%A' }] } },
+      required: ['mood'],
+      $defs: {},
+    };
+    expect(() => toStrictSchema(schema)).not.toThrow();
+    expect(fromStrictSolution({ mood: 'calm' }, schema)).toEqual({ mood: 'calm' });
+    expect(sampleSolution(schema)).toEqual({ mood: null });
   });
 
   it('does not mutate its input', () => {

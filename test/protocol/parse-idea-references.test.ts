@@ -82,6 +82,10 @@ describe('parseIdea: local $refs must resolve and must not loop', () => {
     ],
     ['the root recursion through properties', { properties: { next: { $ref: '#' } } }],
     [
+      '"#/" as the root, as ajv resolves it (one JSON Pointer reader)',
+      { properties: { next: { $ref: '#/' } } },
+    ],
+    [
       'escaped pointer segments (~1 for "/", ~0 for "~", percent-encoding)',
       {
         $defs: { 'a/b': { type: 'string' }, 'c~d': { type: 'number' }, 'e f': { type: 'null' } },

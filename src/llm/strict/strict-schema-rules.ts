@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
+import { resolveLocalPointer } from '../../protocol/json-pointer';
 
 /**
  * Rules shared by `toStrictSchema` and `fromStrictSolution`, so both directions agree on which nodes
@@ -68,16 +69,8 @@ export function needsRootWrap(root: JSONSchema): boolean {
 
 /** Resolves a local `$ref` (`#`, `#/$defs/X`, `#/definitions/X`, any JSON Pointer) against the root. */
 export function resolveLocalRef(ref: string, root: JSONSchema): JSONSchema | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  const pointer = ref.slice(1);
-  if (pointer === '' || pointer === '/') return root;
-  let current: unknown = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isPlainObject(current) && !Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return isPlainObject(current) ? (current as JSONSchema) : undefined;
+  const target = resolveLocalPointer(root, ref);
+  return isPlainObject(target) ? (target as JSONSchema) : undefined;
 }
 
 /**
