@@ -1,6 +1,6 @@
 import { DecoratorError } from '../errors/decorator.error';
 import type { ClassConstructor } from './class-types';
-import { rejectDuplicate } from './decorator-target';
+import { registerOnce } from './decorator-target';
 import { getMetadataStorage } from './metadata-storage';
 import { assertReflectMetadata } from './reflect-metadata-check';
 
@@ -33,9 +33,7 @@ function decorateToolClass(target: ClassConstructor, name: string | undefined): 
       ],
     });
   }
-  const storage = getMetadataStorage();
-  rejectDuplicate('@Activity', target, storage.findOwn(storage.toolActivities, target));
-  storage.toolActivities.push({ target, name });
+  registerOnce('@Activity', getMetadataStorage().toolActivities, { target, name });
 }
 
 function decorateMethod(

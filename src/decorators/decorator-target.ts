@@ -1,12 +1,12 @@
 import { DecoratorError } from '../errors/decorator.error';
 import type { ClassConstructor } from './class-types';
+import { assertReflectMetadata } from './reflect-metadata-check';
 
 /**
  * Narrows the `target` a legacy class decorator receives to a class, rejecting misuse on members
  * (possible from JavaScript or with casts).
- * @internal
  */
-export function asDecoratedClass(decorator: string, target: unknown): ClassConstructor {
+function asDecoratedClass(decorator: string, target: unknown): ClassConstructor {
   if (typeof target === 'function') return target as ClassConstructor;
   throw new DecoratorError({
     decorator,
@@ -16,17 +16,33 @@ export function asDecoratedClass(decorator: string, target: unknown): ClassConst
   });
 }
 
-/** Throws when `decorator` was already applied to exactly this class. @internal */
-export function rejectDuplicate(
+/**
+ * How every ideact class decorator starts: `target` must be a class and reflect-metadata loaded.
+ * @internal
+ */
+export function decoratedClass(decorator: string, target: unknown): ClassConstructor {
+  const type = asDecoratedClass(decorator, target);
+  assertReflectMetadata(decorator, type.name);
+  return type;
+}
+
+/**
+ * Records what `decorator` says about its class in `records` (a list of the metadata storage),
+ * throwing when it was already applied to exactly this class.
+ * @internal
+ */
+export function registerOnce<T extends { target: ClassConstructor }>(
   decorator: string,
-  target: ClassConstructor,
-  existing: unknown,
+  records: T[],
+  record: T,
 ): void {
-  if (existing === undefined) return;
-  throw new DecoratorError({
-    decorator,
-    target: target.name,
-    problem: 'applied twice to the same class.',
-    solutions: [`Keep one ${decorator} on ${target.name}.`],
-  });
+  if (records.some((entry) => entry.target === record.target)) {
+    throw new DecoratorError({
+      decorator,
+      target: record.target.name,
+      problem: 'applied twice to the same class.',
+      solutions: [`Keep one ${decorator} on ${record.target.name}.`],
+    });
+  }
+  records.push(record);
 }

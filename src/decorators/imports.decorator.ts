@@ -1,7 +1,6 @@
 import { DecoratorError } from '../errors/decorator.error';
-import { asDecoratedClass, rejectDuplicate } from './decorator-target';
+import { decoratedClass, registerOnce } from './decorator-target';
 import { getMetadataStorage } from './metadata-storage';
-import { assertReflectMetadata } from './reflect-metadata-check';
 
 /** The LLM chooses, per Call, which of these message kinds to import (dynamic imports). */
 export interface ImportsChoice {
@@ -15,8 +14,7 @@ export interface ImportsChoice {
  */
 export function Imports(kinds: readonly string[] | ImportsChoice): ClassDecorator {
   return (target) => {
-    const type = asDecoratedClass('@Imports', target);
-    assertReflectMetadata('@Imports', type.name);
+    const type = decoratedClass('@Imports', target);
     const dynamic = !Array.isArray(kinds) && typeof kinds === 'object' && kinds !== null;
     const list: unknown = dynamic ? (kinds as ImportsChoice).choose : kinds;
     if (
@@ -36,9 +34,7 @@ export function Imports(kinds: readonly string[] | ImportsChoice): ClassDecorato
         ],
       });
     }
-    const storage = getMetadataStorage();
-    rejectDuplicate('@Imports', type, storage.findOwn(storage.imports, type));
-    storage.imports.push({
+    registerOnce('@Imports', getMetadataStorage().imports, {
       target: type,
       mode: dynamic ? 'dynamic' : 'static',
       kinds: [...(list as string[])],

@@ -1,7 +1,6 @@
 import { DecoratorError } from '../errors/decorator.error';
-import { asDecoratedClass, rejectDuplicate } from './decorator-target';
+import { decoratedClass, registerOnce } from './decorator-target';
 import { getMetadataStorage } from './metadata-storage';
-import { assertReflectMetadata } from './reflect-metadata-check';
 
 /** Options of `@Module()`. */
 export interface ModuleOptions {
@@ -18,8 +17,7 @@ export interface ModuleOptions {
  */
 export function Module(reference: string, options: ModuleOptions = {}): ClassDecorator {
   return (target) => {
-    const type = asDecoratedClass('@Module', target);
-    assertReflectMetadata('@Module', type.name);
+    const type = decoratedClass('@Module', target);
     if (typeof reference !== 'string' || reference.trim() === '') {
       throw new DecoratorError({
         decorator: '@Module',
@@ -52,8 +50,6 @@ export function Module(reference: string, options: ModuleOptions = {}): ClassDec
         ],
       });
     }
-    const storage = getMetadataStorage();
-    rejectDuplicate('@Module', type, storage.findOwn(storage.modules, type));
-    storage.modules.push({ target: type, reference, resolution });
+    registerOnce('@Module', getMetadataStorage().modules, { target: type, reference, resolution });
   };
 }

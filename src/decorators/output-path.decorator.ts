@@ -1,7 +1,7 @@
 import { DecoratorError } from '../errors/decorator.error';
-import { asDecoratedClass, rejectDuplicate } from './decorator-target';
+import { decoratedClass, registerOnce } from './decorator-target';
+import type { OutputPathMetadataArgs } from './metadata-args';
 import { getMetadataStorage } from './metadata-storage';
-import { assertReflectMetadata } from './reflect-metadata-check';
 
 /** The LLM chooses the output path per Call: one of `oneOf`, or any path when `anyPath` is set. */
 export type OutputPathChoice = { oneOf: readonly string[] } | { anyPath: true };
@@ -14,30 +14,36 @@ const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'prototype', 'constructor']);
  */
 export function OutputPath(path: string | OutputPathChoice): ClassDecorator {
   return (target) => {
-    const type = asDecoratedClass('@OutputPath', target);
-    assertReflectMetadata('@OutputPath', type.name);
-    const storage = getMetadataStorage();
-    rejectDuplicate('@OutputPath', type, storage.findOwn(storage.outputPaths, type));
-    if (typeof path === 'string') {
-      assertPath(path, type.name);
-      storage.outputPaths.push({ target: type, mode: 'fixed', path });
-      return;
-    }
-    if (typeof path === 'object' && path !== null && 'anyPath' in path && path.anyPath === true) {
-      storage.outputPaths.push({ target: type, mode: 'choice' });
-      return;
-    }
-    const paths: unknown =
-      typeof path === 'object' && path !== null && 'oneOf' in path ? path.oneOf : undefined;
-    if (!Array.isArray(paths) || paths.length === 0) {
-      throw invalid(
-        type.name,
-        `expected a path or { oneOf: [paths] } / { anyPath: true }, got ${JSON.stringify(path)}.`,
-      );
-    }
-    for (const item of paths) assertPath(item, type.name);
-    storage.outputPaths.push({ target: type, mode: 'choice', paths: [...(paths as string[])] });
+    const type = decoratedClass('@OutputPath', target);
+    registerOnce('@OutputPath', getMetadataStorage().outputPaths, {
+      target: type,
+      ...outputPathChoice(path, type.name),
+    });
   };
+}
+
+/** What `@OutputPath(path)` records: one fixed path, or the choice left to the LLM. */
+function outputPathChoice(
+  path: string | OutputPathChoice,
+  target: string,
+): Omit<OutputPathMetadataArgs, 'target'> {
+  if (typeof path === 'string') {
+    assertPath(path, target);
+    return { mode: 'fixed', path };
+  }
+  if (typeof path === 'object' && path !== null && 'anyPath' in path && path.anyPath === true) {
+    return { mode: 'choice' };
+  }
+  const paths: unknown =
+    typeof path === 'object' && path !== null && 'oneOf' in path ? path.oneOf : undefined;
+  if (!Array.isArray(paths) || paths.length === 0) {
+    throw invalid(
+      target,
+      `expected a path or { oneOf: [paths] } / { anyPath: true }, got ${JSON.stringify(path)}.`,
+    );
+  }
+  for (const item of paths) assertPath(item, target);
+  return { mode: 'choice', paths: [...(paths as string[])] };
 }
 
 function assertPath(path: unknown, target: string): void {

@@ -1,31 +1,20 @@
 import { classValidator } from './class-validation-modules';
 import { DecoratorError } from '../errors/decorator.error';
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
-import type { JSONSchema } from '../protocol/json-schema';
+import { SCHEMA_SHAPE_KEYWORDS, type JSONSchema } from '../protocol/json-schema';
 import { validateJson } from '../protocol/json-validation';
 import type { ClassConstructor } from './class-types';
-import { asDecoratedClass, rejectDuplicate } from './decorator-target';
+import { decoratedClass, registerOnce } from './decorator-target';
 import { ownDescriptions } from './describe.decorator';
 import { classChain, getMetadataStorage } from './metadata-storage';
-import { assertReflectMetadata } from './reflect-metadata-check';
 
 const SOLUTIONS = [
   'Pass a class whose properties carry class-validator decorators, e.g. `@Output(WeatherResult)`.',
   "Pass a JSON Schema object, e.g. `@Output({ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] })`.",
 ];
 
-const SCHEMA_KEYWORDS = new Set([
-  'type',
-  'properties',
-  'items',
-  'enum',
-  'const',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  '$ref',
-  'not',
-]);
+/** Keywords that make a plain object recognisably a JSON Schema. */
+const SCHEMA_KEYWORDS = new Set<string>([...SCHEMA_SHAPE_KEYWORDS, 'not']);
 
 /**
  * Sets the tool's latent output schema (`_output`): the JSON the LLM (inline) or the module produces.
@@ -33,11 +22,11 @@ const SCHEMA_KEYWORDS = new Set([
  */
 export function Output(output: ClassConstructor | JSONSchema): ClassDecorator {
   return (target) => {
-    const type = asDecoratedClass('@Output', target);
-    assertReflectMetadata('@Output', type.name);
-    const storage = getMetadataStorage();
-    rejectDuplicate('@Output', type, storage.findOwn(storage.outputs, type));
-    storage.outputs.push({ target: type, output: normalizeOutput(output, type.name) });
+    const type = decoratedClass('@Output', target);
+    registerOnce('@Output', getMetadataStorage().outputs, {
+      target: type,
+      output: normalizeOutput(output, type.name),
+    });
   };
 }
 

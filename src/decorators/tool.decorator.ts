@@ -1,9 +1,8 @@
 import { lazyModule } from '../internal/lazy-module';
 import { installToolClassResolver } from '../runtime/tool-class-resolver';
-import { asDecoratedClass, rejectDuplicate } from './decorator-target';
+import { decoratedClass, registerOnce } from './decorator-target';
 import { getMetadataStorage } from './metadata-storage';
 import { assertToolName } from './tool-name';
-import { assertReflectMetadata } from './reflect-metadata-check';
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded with the first Executor given a class */
 const executorToolClasses = lazyModule(
@@ -31,11 +30,12 @@ export interface ToolOptions {
  */
 export function Tool(options: ToolOptions = {}): ClassDecorator {
   return (target) => {
-    const type = asDecoratedClass('@Tool', target);
-    assertReflectMetadata('@Tool', type.name);
+    const type = decoratedClass('@Tool', target);
     if (options.name !== undefined) assertToolName(options.name, type.name);
-    const storage = getMetadataStorage();
-    rejectDuplicate('@Tool', type, storage.findOwn(storage.tools, type));
-    storage.tools.push({ target: type, name: options.name, description: options.description });
+    registerOnce('@Tool', getMetadataStorage().tools, {
+      target: type,
+      name: options.name,
+      description: options.description,
+    });
   };
 }

@@ -1,3 +1,5 @@
+import { hasBrand, setBrand } from '../internal/brand';
+
 const MARKER = Symbol.for('ideact.unparsedOption');
 
 /**
@@ -13,16 +15,12 @@ export class UnparsedOption {
   constructor(rawText: string, reason: string) {
     this.rawText = rawText;
     this.reason = reason;
-    Object.defineProperty(this, MARKER, { value: true, enumerable: false });
+    setBrand(this, MARKER);
   }
 
   /** True for an UnparsedOption, also one created by another copy of the package. */
   static isInstance(value: unknown): value is UnparsedOption {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as { [MARKER]?: unknown })[MARKER] === true
-    );
+    return hasBrand(value, MARKER);
   }
 }
 

@@ -24,6 +24,23 @@ export interface JSONSchema {
   [keyword: string]: unknown;
 }
 
+/**
+ * Keywords that say what a schema accepts: its type, structure, literals, combinators and references.
+ * A plain object with none of them is not recognisably a schema (`@Output` rejects it); strict
+ * conversion keeps these and moves most others into the description.
+ */
+export const SCHEMA_SHAPE_KEYWORDS = [
+  'type',
+  'properties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+] as const;
+
 /** The primitive type names JSON Schema's `type` keyword accepts. */
 export type JSONSchemaTypeName =
   'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';

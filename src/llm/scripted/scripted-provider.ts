@@ -1,3 +1,4 @@
+import { hasBrand, setBrand } from '../../internal/brand';
 import { ScriptExhaustedError } from '../../errors/script-exhausted.error';
 import { ScriptIncompleteError } from '../../errors/script-incomplete.error';
 import { ScriptedSolutionError } from '../../errors/scripted-solution.error';
@@ -13,16 +14,12 @@ export class ScriptedOptions {
   readonly options: readonly unknown[];
   constructor(options: readonly unknown[]) {
     this.options = options;
-    Object.defineProperty(this, OPTIONS_MARKER, { value: true, enumerable: false });
+    setBrand(this, OPTIONS_MARKER);
   }
 
   /** True for a ScriptedOptions value (also from another copy of the package). */
   static isInstance(value: unknown): value is ScriptedOptions {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as { [OPTIONS_MARKER]?: unknown })[OPTIONS_MARKER] === true
-    );
+    return hasBrand(value, OPTIONS_MARKER);
   }
 }
 

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../internal/is-plain-object';
-import type { JSONSchema } from '../../protocol/json-schema';
+import { SCHEMA_SHAPE_KEYWORDS, type JSONSchema } from '../../protocol/json-schema';
 import { setOwn } from '../../protocol/merge-patch';
 import { mapSubschemas } from '../../protocol/schema-walk';
 import {
@@ -28,18 +28,10 @@ const SUPPORTED_FORMATS = new Set([
 const UNSUPPORTED_PATTERN_SYNTAX = /\(\?<?[=!]|\\[1-9]|\\k</;
 
 /** Keywords this converter handles itself; every other keyword moves into the description. */
-const HANDLED = new Set([
-  'type',
-  'properties',
+const HANDLED = new Set<string>([
+  ...SCHEMA_SHAPE_KEYWORDS,
   'required',
   'additionalProperties',
-  'items',
-  'enum',
-  'const',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  '$ref',
   '$defs',
   'definitions',
   'description',
