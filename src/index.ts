@@ -1,6 +1,7 @@
 /**
  * ideact — a TypeScript framework for LLM agents built from declared capabilities.
- * Explicit named exports only; each section is one layer (see DESIGN.md §4).
+ * Explicit named exports only; each section is one layer (see DESIGN.md §4). The export lists look
+ * alike to a duplicate finder; they are the public API, spelled out name by name on purpose.
  */
 import 'reflect-metadata';
 

@@ -1,4 +1,12 @@
 /**
+ * The base class of every ideact error. Each error class lives in its own file
+ * (`src/errors/<name>.error.ts`) with the same shape on purpose: `static override readonly code` and
+ * `fault`, typed readonly fields, an options object with `cause`, and a message that says how to fix
+ * it. One small class per file keeps every code greppable and checked against docs/errors.md, so the
+ * look-alike constructors across these files are deliberate, not duplication to factor out.
+ */
+
+/**
  * The brand every ideact error carries, registered globally (`Symbol.for`) so that two copies of the
  * package recognise each other's errors. Its value is the lineage: the codes of the error's class and
  * of every ideact parent class, e.g. `['INVALID_VESSEL', 'MODEL_BEHAVIOR', 'IDEACT_ERROR']`.
