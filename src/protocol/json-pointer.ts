@@ -5,12 +5,12 @@ import { isPlainObject } from '../internal/is-plain-object';
  * codegen warnings and the pointers schema-walk reports.
  */
 
-/** One segment escaped for a pointer: `~` → `~0`, `/` → `~1`. */
+/** One segment escaped for a pointer: `~` → `~0`, `/` → `~1`. @internal */
 export function escapePointerSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** One pointer segment unescaped: `~1` → `/`, `~0` → `~`. */
+/** One pointer segment unescaped: `~1` → `/`, `~0` → `~`. @internal */
 export function unescapePointerSegment(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
@@ -18,7 +18,7 @@ export function unescapePointerSegment(segment: string): string {
 /**
  * The unescaped segments of a pointer: a plain one (`/a/b~1c`, ajv's instance paths) or, with
  * `fragment`, a URI fragment (`#/$defs/a%20b`, a `$ref`), percent-decoded too. `#` and `#/` name
- * the root, as ajv resolves them. Undefined when it is not a pointer or not decodable.
+ * the root, as ajv resolves them. Undefined when it is not a pointer or not decodable. @internal
  */
 export function pointerSegments(pointer: string, fragment: boolean): string[] | undefined {
   let text = pointer;
@@ -46,7 +46,7 @@ export function pointerSegments(pointer: string, fragment: boolean): string[] | 
 
 /**
  * The value `segments` lead to inside `document`, reading own properties of objects and array
- * indexes written canonically (`0`, `12`, not `01`); undefined when any step is missing.
+ * indexes written canonically (`0`, `12`, not `01`); undefined when any step is missing. @internal
  */
 export function valueAtPointer(document: unknown, segments: readonly string[]): unknown {
   let current: unknown = document;
@@ -63,7 +63,7 @@ export function valueAtPointer(document: unknown, segments: readonly string[]): 
   return current;
 }
 
-/** The value a local `$ref` (`#`, `#/$defs/X`, any `#/…` pointer) names inside `document`, if any. */
+/** The value a local `$ref` (`#`, `#/$defs/X`, any `#/…` pointer) names inside `document`, if any. @internal */
 export function resolveLocalPointer(document: unknown, reference: string): unknown {
   const segments = pointerSegments(reference, true);
   return segments === undefined ? undefined : valueAtPointer(document, segments);
