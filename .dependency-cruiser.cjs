@@ -11,37 +11,34 @@
  *   cli                ← the `ideact` command
  *   testing, index.ts  ← public entries
  */
-const layers = {
-  errors: ['errors', 'internal'],
-  internal: ['internal'],
-  protocol: ['protocol', 'errors', 'internal'],
-  llm: ['llm', 'protocol', 'errors', 'internal'],
-  codegen: ['codegen', 'protocol', 'errors', 'internal'],
-  runtime: ['runtime', 'llm', 'codegen', 'protocol', 'errors', 'internal'],
-  decorators: ['decorators', 'runtime', 'llm', 'codegen', 'protocol', 'errors', 'internal'],
-  container: [
-    'container',
-    'decorators',
-    'runtime',
-    'llm',
-    'codegen',
-    'protocol',
-    'errors',
-    'internal',
-  ],
-  cli: [
-    'cli',
-    'container',
-    'decorators',
-    'runtime',
-    'llm',
-    'codegen',
-    'protocol',
-    'errors',
-    'internal',
-  ],
-  testing: ['testing', 'llm', 'protocol', 'errors', 'internal'],
+/**
+ * Each layer with the layers directly below it; a layer may import itself and everything reachable
+ * downwards (so `cli` may import `container`, `decorators`, `runtime`, … down to `errors`).
+ */
+const below = {
+  internal: [],
+  errors: ['internal'],
+  protocol: ['errors'],
+  llm: ['protocol'],
+  codegen: ['protocol'],
+  runtime: ['llm', 'codegen'],
+  decorators: ['runtime'],
+  container: ['decorators'],
+  cli: ['container'],
+  testing: ['llm'],
 };
+
+/** The layers `layer` may import: itself and, transitively, everything below it. */
+function allowedFrom(layer, seen = new Set()) {
+  if (seen.has(layer)) return seen;
+  seen.add(layer);
+  for (const lower of below[layer]) allowedFrom(lower, seen);
+  return seen;
+}
+
+const layers = Object.fromEntries(
+  Object.keys(below).map((layer) => [layer, [...allowedFrom(layer)]]),
+);
 
 const folders = (names) => `^src/(${names.join('|')})/`;
 
@@ -74,7 +71,7 @@ module.exports = {
     ...Object.entries(layers).map(([layer, allowed]) => ({
       name: `layer-${layer}`,
       severity: 'error',
-      comment: `src/${layer} may import only: ${allowed.join(', ')} (arrows point down the layers; see DESIGN §4).`,
+      comment: `src/${layer} may import only: ${allowed.join(', ')} (arrows point down the layers; README, Contributing).`,
       from: { path: `^src/${layer}/` },
       to: { path: '^src/', pathNot: folders(allowed) },
     })),
