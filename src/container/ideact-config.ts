@@ -21,7 +21,7 @@ export interface IdeactConfig {
   moduleRoot?: string;
   /** Hosts allowed to serve module URLs (default none). */
   allowedModuleHosts?: string[];
-  /** Max Calls in flight per batch (executor default 8). */
+  /** Max Calls in flight per batch (default: no cap). */
   concurrency?: number;
   /** Max module nesting depth (executor default 4). */
   maxModuleDepth?: number;

@@ -34,7 +34,7 @@ export interface ExecutorOptions {
   moduleRoot?: string;
   /** Hosts allowed to serve module URLs (default none); ignored when `moduleLoader` is given. */
   allowedModuleHosts?: string[];
-  /** Max Calls in flight per batch (default 8). */
+  /** Max Calls in flight per batch (default: no cap). */
   concurrency?: number;
   /** Max module nesting depth (default 4); deeper modules fail with `ModuleDepthError`. */
   maxModuleDepth?: number;
@@ -67,7 +67,8 @@ export interface ChildExecutorOptions {
   chain: string[];
 }
 
-const DEFAULT_CONCURRENCY = 8;
+/** Calls of one batch run all at once unless the user caps them (`concurrency`). */
+const DEFAULT_CONCURRENCY = Number.POSITIVE_INFINITY;
 const DEFAULT_MAX_MODULE_DEPTH = 4;
 
 /**

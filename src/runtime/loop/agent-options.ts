@@ -12,8 +12,11 @@ import type { StopCondition } from './stop-conditions';
 /** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 100_000;
 
-/** Default number of Calls of one Vessel that run at the same time. */
-export const DEFAULT_ACTOR_CONCURRENCY = 4;
+/**
+ * Default number of Calls of one Vessel that run at the same time: all of them (no cap), as the
+ * peers do; set `actorConcurrency` to cap it (e.g. for a rate-limited API).
+ */
+export const DEFAULT_ACTOR_CONCURRENCY = Number.POSITIVE_INFINITY;
 
 /** The four step modules; any may be replaced (R-LOOP-2). */
 export interface StepModules {
@@ -41,7 +44,7 @@ export interface AgentConfig {
   confirm?: ConfirmCalls;
   /** Prompt budget in estimated tokens; the oldest result outputs are trimmed beyond it. */
   promptTokenBudget?: number;
-  /** Calls of one Vessel run at most this many at a time (default 4). */
+  /** Calls of one Vessel run at most this many at a time (default: no cap, all at once). */
   actorConcurrency?: number;
   /** Model name passed to the provider. */
   model?: string;
