@@ -1,5 +1,5 @@
 import type { ContainerInstance } from 'typedi';
-import { createContainer } from './create-container';
+import { createContainer, disposeContainer } from './create-container';
 import type { IdeactConfig } from './ideact-config';
 import {
   ACTOR,
@@ -28,7 +28,8 @@ import { VesselGenerator } from '../runtime/loop/vessel-generator';
  * `modules` replaces them; module Calls whose Idea offers tools run as nested agents (R-MOD-5).
  */
 export function createAgent(config: IdeactConfig & AgentConfig): Agent {
-  return agentFromContainer(createContainer(config), config);
+  const container = createContainer(config);
+  return agentFromContainer(container, config, () => disposeContainer(container));
 }
 
 /**
@@ -40,6 +41,7 @@ export function createAgent(config: IdeactConfig & AgentConfig): Agent {
 export function agentFromContainer(
   container: ContainerInstance,
   agentConfig: AgentConfig = {},
+  dispose?: () => void,
 ): Agent {
   const defaults: Array<[typeof PROMPTER, () => StepModules[keyof StepModules]]> = [
     [PROMPTER, () => new BasicPrompter()],
@@ -93,6 +95,7 @@ export function agentFromContainer(
       modules,
       handlers: config.handlers,
       maxRepairs: config.maxRepairs,
+      dispose,
     },
     agentConfig,
   );

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Container, type ContainerInstance } from 'typedi';
+import { ContainerInstance } from 'typedi';
 import { checkToolActivities } from '../decorators/check-tool-activities';
 import { collectToolEntries } from '../decorators/collect-tool-entries';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
@@ -21,7 +21,8 @@ import {
 } from './tokens';
 
 /**
- * Creates a scoped typedi container (`Container.of(uniqueId)`) wired from `config`: tokens PROVIDER,
+ * Creates a scoped typedi container (a `ContainerInstance` of its own, not registered in typedi's
+ * global list, so nothing stays behind once it is garbage) wired from `config`: tokens PROVIDER,
  * IDEACT_CONFIG, TOOLS, ACTIVITIES, PARAMS_TRANSFORMERS (MODULE_RUNNER is used when set; else agent
  * modules run as nested agents, see `executorWithNestedAgents`), and the
  * classes ModuleLoader, Toolkit and Executor as their own tokens. Everything is built lazily on first `get`, so `container.set(…)` before
@@ -39,7 +40,7 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
     });
   }
   const { tools, paramsTransformers } = collectToolEntries(config.tools);
-  const container = Container.of(`ideact-${randomUUID()}`);
+  const container = new ContainerInstance(`ideact-${randomUUID()}`);
   try {
     const { activities } = collectActivities(config.activities, container);
     checkToolActivities(tools, Object.keys(activities));
@@ -91,16 +92,17 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
       },
     });
   } catch (error) {
-    Container.reset(container.id);
+    container.reset({ strategy: 'resetServices' });
     throw error;
   }
   return container;
 }
 
 /**
- * Forgets a container made by `createContainer()`: typedi keeps every `Container.of(id)` forever,
- * so long-running processes that create many agents should dispose of the ones they are done with.
+ * Releases what a container made by `createContainer()` holds (its services and their instances).
+ * Optional: the container is not registered anywhere global, so an unused one is garbage anyway;
+ * call it to drop the instances early (e.g. Activity services holding connections).
  */
 export function disposeContainer(container: ContainerInstance): void {
-  Container.reset(container.id);
+  container.reset({ strategy: 'resetServices' });
 }

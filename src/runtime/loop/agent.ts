@@ -58,6 +58,8 @@ export interface AgentServices {
   handlers?: AgentSettings['handlers'];
   /** Repairs per request (R-REQ-3). */
   maxRepairs?: number;
+  /** Releases what the services hold; `createAgent` passes the disposal of the container it made. */
+  dispose?: () => void | Promise<void>;
 }
 
 /**
@@ -75,6 +77,7 @@ export class Agent {
   private runStops: StopCondition[] = [];
   private saving: Promise<void> = Promise.resolve();
   private readonly modules: StepModules;
+  private release?: () => void | Promise<void>;
 
   constructor(
     private readonly services: AgentServices,
@@ -90,11 +93,27 @@ export class Agent {
       actor: config.modules?.actor ?? services.modules?.actor ?? new CallActor(),
     };
     this.settings = this.settingsFor({});
+    this.release = services.dispose;
   }
 
   /** The current state (plain JSON; edit it freely between steps), or undefined before a run starts. */
   get state(): AgentState | undefined {
     return this.current;
+  }
+
+  /**
+   * Releases what the agent holds (the container `createAgent` made: Activity services and their
+   * instances). Idempotent; also runs on `await using agent = createAgent(...)` (Symbol.asyncDispose).
+   */
+  async dispose(): Promise<void> {
+    const release = this.release;
+    this.release = undefined;
+    await release?.();
+  }
+
+  /** `await using` support: the same as {@link Agent.dispose}. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
   }
 
   /** The step modules this agent runs. */
