@@ -1,6 +1,6 @@
 /**
  * One benchmark process: `node bench/child.mjs <workload> <framework> [runs]` runs one shared
- * workload (w1 | w2 | w3) for one framework in a fresh process (so peak RSS is that framework's
+ * workload (w1 | w2 | w3 | w9) for one framework in a fresh process (so peak RSS is that framework's
  * alone): one warm-up run, then `runs` measured runs (default 1; run.mjs interleaves one process per
  * framework per round, so load drift on a shared machine hits every framework alike). Prints one
  * `BENCH_RESULT <json>` line with the raw per-run samples; run.mjs takes the medians.
@@ -12,6 +12,8 @@ import { FINAL_ANSWER } from './lib/fixtures.mjs';
 
 const TURNS = 200;
 const PARALLEL_CALLS = 100;
+/** W9 (issue 16): what each of the 100 tool bodies awaits. */
+const TOOL_DELAY_MS = 20;
 const STRUCTURED_COUNT = 1000;
 const GAP_WINDOW = 20;
 
@@ -47,10 +49,10 @@ async function toolLoop(adapter, runs) {
   });
 }
 
-async function parallel(adapter, runs) {
+async function parallel(adapter, runs, toolDelayMs = 0) {
   return warmAndMeasure(runs, async () => {
     const started = performance.now();
-    const outcome = await adapter.parallelCalls({ calls: PARALLEL_CALLS });
+    const outcome = await adapter.parallelCalls({ calls: PARALLEL_CALLS, toolDelayMs });
     const wall = performance.now() - started;
     check(outcome.answer === FINAL_ANSWER, `final answer was ${JSON.stringify(outcome.answer)}`);
     check(
@@ -59,6 +61,11 @@ async function parallel(adapter, runs) {
     );
     return { wallMs: wall };
   });
+}
+
+/** W9: W2 with every tool body awaiting a 20 ms timer (do the 100 waits overlap?). */
+async function parallelDelayed(adapter, runs) {
+  return parallel(adapter, runs, TOOL_DELAY_MS);
 }
 
 async function structured(adapter, runs) {
@@ -78,7 +85,12 @@ async function structured(adapter, runs) {
   });
 }
 
-const WORKLOADS = { w1: toolLoop, w2: parallel, w3: structured };
+const WORKLOADS = {
+  w1: toolLoop,
+  w2: (adapter, runs) => parallel(adapter, runs),
+  w3: structured,
+  w9: parallelDelayed,
+};
 
 async function main() {
   const [workload, framework, runsArgument] = process.argv.slice(2);

@@ -26,6 +26,17 @@ const FRAMEWORKS = [
   { id: 'langgraph', label: 'LangGraph.js', packageName: '@langchain/langgraph' },
 ];
 const PEERS = FRAMEWORKS.filter((framework) => framework.id !== 'ideact');
+/** W9's floor: a hand-written Promise.all of the same tool bodies (bench/frameworks/promise-all.mjs). */
+const FLOOR = { id: 'promise-all', label: 'Promise.all (floor)', packageName: null };
+/** The shared workloads (one child per framework per round) and who runs each. */
+const SHARED_WORKLOADS = {
+  w1: FRAMEWORKS,
+  w2: FRAMEWORKS,
+  w3: FRAMEWORKS,
+  w9: [...FRAMEWORKS, FLOOR],
+};
+/** Issue 16's parallelism target: W9 ideact wall time (a Promise.all of the same timers takes ~22 ms). */
+const W9_TARGET_MS = 30;
 
 function log(line = '') {
   process.stdout.write(`${line}\n`);
@@ -192,8 +203,8 @@ function verdict(value, passes) {
 
 async function main() {
   const started = Date.now();
-  // Only W1–W3 run the peer frameworks; BENCH_ONLY=w8 needs no bench/ install.
-  if (['w1', 'w2', 'w3'].some(selected)) ensureBenchDependencies();
+  // Only W1–W3 and W9 run the peer frameworks; BENCH_ONLY=w8 needs no bench/ install.
+  if (Object.keys(SHARED_WORKLOADS).some(selected)) ensureBenchDependencies();
   const build = ensureBuild();
   const loadAtStart = os.loadavg()[0];
   const runs = measuredRuns();
@@ -206,14 +217,17 @@ async function main() {
     memoryGb: (os.totalmem() / 1024 ** 3).toFixed(1),
   };
 
-  // W1–W3: one process per framework per round, frameworks interleaved within each round, so that
-  // load drift on a shared machine affects every framework alike.
-  const shared = { w1: {}, w2: {}, w3: {} };
+  // W1–W3, W9: one process per framework per round, frameworks interleaved within each round, so
+  // that load drift on a shared machine affects every framework alike.
+  const shared = Object.fromEntries(
+    Object.keys(SHARED_WORKLOADS).map((workload) => [workload, {}]),
+  );
   for (const workload of Object.keys(shared).filter(selected)) {
-    const rounds = Object.fromEntries(FRAMEWORKS.map((framework) => [framework.id, []]));
+    const frameworks = SHARED_WORKLOADS[workload];
+    const rounds = Object.fromEntries(frameworks.map((framework) => [framework.id, []]));
     for (let round = 0; round < runs; round++) {
       log(`bench: ${workload} round ${round + 1}/${runs}`);
-      for (const framework of FRAMEWORKS) {
+      for (const framework of frameworks) {
         const previous = rounds[framework.id];
         if (previous.length > 0 && describe(previous[previous.length - 1])) continue;
         const result = runChild('child.mjs', [workload, framework.id, '1']);
@@ -223,7 +237,7 @@ async function main() {
           log(`bench:   ${framework.id}: ${missing ?? 'ok'} (${result.seconds} s)`);
       }
     }
-    for (const framework of FRAMEWORKS) {
+    for (const framework of frameworks) {
       shared[workload][framework.id] = aggregate(rounds[framework.id]);
     }
   }
@@ -240,7 +254,7 @@ async function main() {
   out();
   out(
     `Run: ${new Date().toISOString()} · medians of ${runs} measured runs per figure, each after a warm-up ` +
-      `(W1–W3: one process per framework per run, frameworks interleaved) · build: ${build}`,
+      `(W1–W3, W9: one process per framework per run, frameworks interleaved) · build: ${build}`,
   );
   out(
     `Machine: ${machine.cpu} · ${machine.cores} cores · ${machine.memoryGb} GiB · Node ${machine.node} · ${machine.platform}`,
@@ -325,6 +339,32 @@ async function main() {
     out();
   }
 
+  // W9
+  const w9 = shared.w9;
+  const w9Floor = describe(w9[FLOOR.id]) ? undefined : w9[FLOOR.id].wallMs;
+  const w9Best = bestPeer(w9, 'wallMs');
+  out(
+    '## W9 parallel calls with 20 ms tools (one turn of 100 calls, each awaiting 20 ms; issue 16)',
+  );
+  out();
+  for (const line of table(
+    ['framework', 'wall (ms)', 'over the floor (ms)', 'ratio to best peer'],
+    SHARED_WORKLOADS.w9.map((framework) => {
+      const result = w9[framework.id];
+      const missing = describe(result);
+      if (missing) return [framework.label, missing, '', ''];
+      const isFloor = framework.id === FLOOR.id;
+      return [
+        framework.label,
+        formatNumber(result.wallMs),
+        isFloor || w9Floor === undefined ? '' : `+${formatNumber(result.wallMs - w9Floor)}`,
+        isFloor ? '' : formatRatio(ratio(result.wallMs, w9Best)),
+      ];
+    }),
+  ))
+    out(line);
+  out();
+
   // ideact-only
   out('## ideact only');
   out();
@@ -376,7 +416,8 @@ async function main() {
   const overheadRatio = ideactW1 ? ratio(ideactW1.msPerTurn, w1Best) : undefined;
   const parallelRatio = describe(w4) ? undefined : w4.parallelRatio;
   const tokenSaving = describe(w5) ? undefined : w5.moduleTokenSaving;
-  out('## Targets (issues 9 and 15)');
+  const parallelCallsWallMs = describe(w9.ideact) ? undefined : w9.ideact.wallMs;
+  out('## Targets (issues 9, 15 and 16)');
   out();
   const targetRows = [
     [
@@ -416,6 +457,13 @@ async function main() {
       describe(w8) ? 'n/a' : `${formatNumber(w8.importRssMbOverBareNode)} MB`,
       verdict(describe(w8) ? undefined : w8.importRssMbOverBareNode, (v) => v <= 8),
     ],
+    [
+      `parallel_calls_20ms_wall_ms ≤ ${W9_TARGET_MS} (W9, issue 16)`,
+      parallelCallsWallMs === undefined
+        ? 'n/a'
+        : `${formatNumber(parallelCallsWallMs)} ms (floor ${formatNumber(w9Floor)} ms)`,
+      verdict(parallelCallsWallMs, (v) => v <= W9_TARGET_MS),
+    ],
   ];
   for (const line of table(['target', 'value', 'status'], targetRows)) out(line);
   out();
@@ -426,7 +474,8 @@ async function main() {
     `summary: overhead_ratio_vs_best_peer=${formatRatio(overheadRatio)} ` +
     `parallel_ratio=${formatRatio(parallelRatio)} module_token_saving=${formatRatio(tokenSaving)} ` +
     `import_ms_over_bare_node=${formatNumber(importFigures.importMsOverBareNode)} ` +
-    `import_rss_mb_over_bare_node=${formatNumber(importFigures.importRssMbOverBareNode)}`;
+    `import_rss_mb_over_bare_node=${formatNumber(importFigures.importRssMbOverBareNode)} ` +
+    `parallel_calls_20ms_wall_ms=${formatNumber(parallelCallsWallMs)}`;
   // A partial run (BENCH_ONLY) does not replace the record of the latest full run; a full run keeps
   // the hand-written records below KEPT_MARKER (before/after figures of past issues).
   if (!process.env.BENCH_ONLY) {

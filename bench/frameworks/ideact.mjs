@@ -9,6 +9,7 @@ import {
   PROFILE_VALUE,
   TOOLS,
   callForTurn,
+  delay,
   profileJsonSchema,
   toolParamsJsonSchema,
 } from '../lib/fixtures.mjs';
@@ -18,7 +19,7 @@ export const id = 'ideact';
 export const label = 'ideact';
 export const packageName = 'ideact (dist/)';
 
-const NEEDS = { w1: ['createAgent'], w2: ['createAgent'], w3: ['request'] };
+const NEEDS = { w1: ['createAgent'], w2: ['createAgent'], w3: ['request'], w9: ['createAgent'] };
 
 /** The reason a workload cannot run yet, or undefined. */
 export function unavailable(workload) {
@@ -53,12 +54,14 @@ function toolSchemas() {
   });
 }
 
-function activities(counter) {
+/** One Activity per tool; each awaits `toolDelayMs` (W9) before its instant body. */
+function activities(counter, toolDelayMs = 0) {
   return Object.fromEntries(
     TOOLS.map((definition) => [
       definition.name,
       async (params) => {
         counter.runs++;
+        if (toolDelayMs > 0) await delay(toolDelayMs);
         return definition.run(params);
       },
     ]),
@@ -75,9 +78,13 @@ function toCall(call) {
   return { _tool: call.name, ...call.args };
 }
 
-async function runAgent(provider, counter, maxTurns) {
+async function runAgent(provider, counter, maxTurns, toolDelayMs = 0) {
   const { createAgent } = loadIdeact();
-  const agent = createAgent({ tools: toolSchemas(), activities: [activities(counter)], provider });
+  const agent = createAgent({
+    tools: toolSchemas(),
+    activities: [activities(counter, toolDelayMs)],
+    provider,
+  });
   const result = await agent.run({ task: 'Use the tools.', output: OUTPUT_SCHEMA, maxTurns });
   return result.output;
 }
@@ -93,8 +100,8 @@ export async function toolLoop({ turns, onModelCall }) {
   return { answer, toolRuns: counter.runs, modelCalls: provider.calls };
 }
 
-/** W2: one generation with `calls` calls, then the answer. */
-export async function parallelCalls({ calls }) {
+/** W2/W9: one generation with `calls` calls (each Activity awaiting `toolDelayMs`), then the answer. */
+export async function parallelCalls({ calls, toolDelayMs = 0 }) {
   const counter = { runs: 0 };
   const provider = instantProvider((index) => {
     if (index > 0) return vesselText([], FINAL_ANSWER);
@@ -103,7 +110,7 @@ export async function parallelCalls({ calls }) {
       null,
     );
   });
-  const answer = await runAgent(provider, counter, 5);
+  const answer = await runAgent(provider, counter, 5, toolDelayMs);
   return { answer, toolRuns: counter.runs, modelCalls: provider.calls };
 }
 

@@ -9,7 +9,14 @@ import { AIMessage } from '@langchain/core/messages';
 import { StructuredOutputParser } from '@langchain/core/output_parsers';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { FINAL_ANSWER, PROFILE_VALUE, PROFILE_ZOD, TOOLS, callForTurn } from '../lib/fixtures.mjs';
+import {
+  FINAL_ANSWER,
+  PROFILE_VALUE,
+  PROFILE_ZOD,
+  TOOLS,
+  callForTurn,
+  delay,
+} from '../lib/fixtures.mjs';
 
 export const id = 'langgraph';
 export const label = 'LangGraph.js';
@@ -50,11 +57,13 @@ function toolCallMessage(calls) {
   });
 }
 
-function makeTools(counter) {
+/** The W1 tools; each awaits `toolDelayMs` (W9) before its instant body. */
+function makeTools(counter, toolDelayMs = 0) {
   return TOOLS.map((definition) =>
     tool(
       async (input) => {
         counter.runs++;
+        if (toolDelayMs > 0) await delay(toolDelayMs);
         return JSON.stringify(definition.run(input));
       },
       { name: definition.name, description: definition.description, schema: definition.zod },
@@ -78,8 +87,8 @@ export async function toolLoop({ turns, onModelCall }) {
   return { answer, toolRuns: counter.runs, modelCalls: llm.calls };
 }
 
-/** W2: one model call with `calls` tool calls, then the answer. */
-export async function parallelCalls({ calls }) {
+/** W2/W9: one model call with `calls` tool calls (each tool awaiting `toolDelayMs`), then the answer. */
+export async function parallelCalls({ calls, toolDelayMs = 0 }) {
   const counter = { runs: 0 };
   const llm = new InstantChatModel((index) => {
     if (index > 0) return new AIMessage(FINAL_ANSWER);
@@ -90,7 +99,11 @@ export async function parallelCalls({ calls }) {
       })),
     );
   });
-  const agent = createReactAgent({ llm, tools: makeTools(counter), prompt: 'Use the tools.' });
+  const agent = createReactAgent({
+    llm,
+    tools: makeTools(counter, toolDelayMs),
+    prompt: 'Use the tools.',
+  });
   const result = await agent.invoke(
     { messages: [{ role: 'user', content: 'start' }] },
     { recursionLimit: 20 },

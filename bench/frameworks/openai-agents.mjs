@@ -3,7 +3,14 @@
  * instant in-process `Model` that replays the workload script (no recording, no latency).
  */
 import { Agent, Runner, Usage, tool } from '@openai/agents';
-import { FINAL_ANSWER, PROFILE_VALUE, PROFILE_ZOD, TOOLS, callForTurn } from '../lib/fixtures.mjs';
+import {
+  FINAL_ANSWER,
+  PROFILE_VALUE,
+  PROFILE_ZOD,
+  TOOLS,
+  callForTurn,
+  delay,
+} from '../lib/fixtures.mjs';
 
 export const id = 'openai-agents';
 export const label = 'OpenAI Agents SDK';
@@ -46,7 +53,8 @@ function assistantText(text) {
   };
 }
 
-function makeTools(counter) {
+/** The W1 tools; each awaits `toolDelayMs` (W9) before its instant body. */
+function makeTools(counter, toolDelayMs = 0) {
   return TOOLS.map((definition) =>
     tool({
       name: definition.name,
@@ -54,6 +62,7 @@ function makeTools(counter) {
       parameters: definition.zod,
       execute: async (input) => {
         counter.runs++;
+        if (toolDelayMs > 0) await delay(toolDelayMs);
         return JSON.stringify(definition.run(input));
       },
     }),
@@ -80,8 +89,8 @@ export async function toolLoop({ turns, onModelCall }) {
   return { answer: result.finalOutput, toolRuns: counter.runs, modelCalls: model.calls };
 }
 
-/** W2: one model call with `calls` tool calls, then the answer. */
-export async function parallelCalls({ calls }) {
+/** W2/W9: one model call with `calls` tool calls (each tool awaiting `toolDelayMs`), then the answer. */
+export async function parallelCalls({ calls, toolDelayMs = 0 }) {
   const counter = { runs: 0 };
   const model = new InstantModel((index) => {
     if (index > 0) return [assistantText(FINAL_ANSWER)];
@@ -94,7 +103,7 @@ export async function parallelCalls({ calls }) {
     name: 'bench',
     instructions: 'Use the tools.',
     model,
-    tools: makeTools(counter),
+    tools: makeTools(counter, toolDelayMs),
   });
   const result = await runner.run(agent, 'start', { maxTurns: 5 });
   return { answer: result.finalOutput, toolRuns: counter.runs, modelCalls: model.calls };

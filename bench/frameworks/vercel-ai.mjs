@@ -4,7 +4,14 @@
  * LanguageModelV3 (the interface its `MockLanguageModelV3` implements, minus call recording).
  */
 import { Output, generateText, stepCountIs, tool } from 'ai';
-import { FINAL_ANSWER, PROFILE_VALUE, PROFILE_ZOD, TOOLS, callForTurn } from '../lib/fixtures.mjs';
+import {
+  FINAL_ANSWER,
+  PROFILE_VALUE,
+  PROFILE_ZOD,
+  TOOLS,
+  callForTurn,
+  delay,
+} from '../lib/fixtures.mjs';
 
 export const id = 'vercel-ai';
 export const label = 'Vercel AI SDK';
@@ -50,7 +57,8 @@ function toolCall(index, name, args) {
   };
 }
 
-function makeTools(counter) {
+/** The W1 tools; each awaits `toolDelayMs` (W9) before its instant body. */
+function makeTools(counter, toolDelayMs = 0) {
   return Object.fromEntries(
     TOOLS.map((definition) => [
       definition.name,
@@ -59,6 +67,7 @@ function makeTools(counter) {
         inputSchema: definition.zod,
         execute: async (input) => {
           counter.runs++;
+          if (toolDelayMs > 0) await delay(toolDelayMs);
           return definition.run(input);
         },
       }),
@@ -84,8 +93,8 @@ export async function toolLoop({ turns, onModelCall }) {
   return { answer: result.text, toolRuns: counter.runs, modelCalls: model.calls };
 }
 
-/** W2: one model call with `calls` tool calls, then the answer. */
-export async function parallelCalls({ calls }) {
+/** W2/W9: one model call with `calls` tool calls (each tool awaiting `toolDelayMs`), then the answer. */
+export async function parallelCalls({ calls, toolDelayMs = 0 }) {
   const counter = { runs: 0 };
   const model = instantModel((index) => {
     if (index > 0) return [{ type: 'text', text: FINAL_ANSWER }];
@@ -96,7 +105,7 @@ export async function parallelCalls({ calls }) {
   });
   const result = await generateText({
     model,
-    tools: makeTools(counter),
+    tools: makeTools(counter, toolDelayMs),
     system: 'Use the tools.',
     prompt: 'start',
     stopWhen: stepCountIs(5),

@@ -1,7 +1,9 @@
 /**
  * Workload fixtures shared by every framework adapter, so that each framework is asked to do exactly
- * the same work: the three W1 tools, the per-turn script, the ~10-field W3 schema and its fixed answer.
+ * the same work: the three W1 tools, the per-turn script, the W9 tool delay, the ~10-field W3 schema
+ * and its fixed answer.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 
 /** The three tools of W1/W2: trivial, instant bodies so that only framework overhead is measured. */
@@ -25,6 +27,11 @@ export const TOOLS = [
     run: ({ text }) => ({ text }),
   },
 ];
+
+/** Waits `ms` milliseconds on a timer: W9's tool bodies and its hand-written Promise.all floor. */
+export function delay(ms) {
+  return sleep(ms);
+}
 
 /** JSON Schema of each tool's params (derived from the same zod schema every peer uses). */
 export function toolParamsJsonSchema(tool) {
