@@ -42,6 +42,7 @@ export { RequestAbortedError } from './errors/request-aborted.error';
 export { ScriptedSolutionError } from './errors/scripted-solution.error';
 export { ScriptExhaustedError } from './errors/script-exhausted.error';
 export { ScriptIncompleteError } from './errors/script-incomplete.error';
+export { ProviderStreamClosedError } from './errors/provider-stream-closed.error';
 export { UnhandledMessageError } from './errors/unhandled-message.error';
 
 // executor and modules (H3)
@@ -136,7 +137,15 @@ export type {
 } from './protocol/path-expression';
 
 // ── llm (providers) ───────────────────────────────────────────────────────────
-export type { Provider, ProviderRequest, ProviderResponse, Usage } from './llm/provider';
+export type {
+  Provider,
+  ProviderChunk,
+  ProviderRequest,
+  ProviderResponse,
+  Usage,
+} from './llm/provider';
+export { ProviderStream } from './llm/stream/provider-stream';
+export { streamFromProvider } from './llm/stream/stream-from-provider';
 export { OpenAIProvider, DEFAULT_OPENAI_MODEL } from './llm/openai/openai-provider';
 export type { OpenAIProviderOptions } from './llm/openai/openai-provider';
 export type { StructuredOutputMode } from './llm/openai/chat-request-body';
@@ -147,6 +156,7 @@ export type {
   ScriptEntry,
   ScriptFunction,
   ScriptedProviderOptions,
+  ScriptedStreamOptions,
 } from './llm/scripted/scripted-provider';
 export { createDefaultProvider } from './llm/default-provider';
 export { toStrictSchema } from './llm/strict/to-strict-schema';
@@ -245,6 +255,7 @@ export type {
   FailedCall,
   ActivityErrorMode,
 } from './runtime/loop/agent-options';
+export type { TraceOptions } from './runtime/tracing';
 export { collectFailedCalls } from './runtime/loop/failed-calls';
 export type {
   AgentRuntime,

@@ -38,4 +38,18 @@ export interface Provider {
   /** A human-readable name (`openai:gpt-4o-mini`, `offline`, `scripted`), shown in progress output. */
   readonly name?: string;
   generate(request: ProviderRequest): Promise<ProviderResponse>;
+  /**
+   * Optional: the reply as it is generated, so callers can show progress and act on partial output.
+   * Callers use `streamFromProvider`, which falls back to `generate()` when this is absent.
+   */
+  stream?(request: ProviderRequest): AsyncIterable<ProviderChunk>;
 }
+
+/**
+ * One piece of a streamed reply: a text delta of option `index` (default 0; several with `n > 1`),
+ * the request's usage (once, usually last), or why option `index` finished (`stop`, `length`, …).
+ */
+export type ProviderChunk =
+  | { type: 'text-delta'; delta: string; index?: number }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; finishReason: string; index?: number };

@@ -7,6 +7,7 @@ export type {
   ScriptEntry,
   ScriptFunction,
   ScriptedProviderOptions,
+  ScriptedStreamOptions,
 } from '../llm/scripted/scripted-provider';
 export { UnparsedOption } from '../llm/unparsed-option';
 export { ScriptExhaustedError } from '../errors/script-exhausted.error';

@@ -2,7 +2,8 @@
  * A local Chat Completions server for tests (127.0.0.1, ephemeral port): replies from a script,
  * records every request's method, path, headers and JSON body. Speaks enough of the protocol for the
  * official `openai` client: choices (n), usage with cached tokens, refusals, finish_reason, errors
- * with headers (Retry-After), delays and dropped connections.
+ * with headers (Retry-After), delays and dropped connections. A request with `stream: true` is answered
+ * as Server-Sent Events (`data: {chunk}` per delta, a usage chunk, `data: [DONE]`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -39,6 +40,12 @@ export interface ScriptedReply {
   errorMessage?: string;
   /** A raw JSON body sent as is (overrides everything but status/headers). */
   body?: unknown;
+  /** Streamed replies: characters of content per SSE chunk (default 4). */
+  chunkSize?: number;
+  /** Streamed replies: wait this long before each content chunk (ms). */
+  chunkDelayMs?: number;
+  /** Streamed replies: send only this many content chunks, then keep the connection open silently. */
+  stallAfterChunks?: number;
 }
 
 /** A request as the server received it. */
@@ -48,6 +55,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (undefined when not JSON). */
   body: Record<string, unknown>;
+  /** Resolves when the client closed the connection before the reply was complete (an abort). */
+  closedEarly: Promise<void>;
 }
 
 /** Computes the reply of the `index`-th request. */
@@ -98,6 +107,11 @@ export async function startChatCompletionsServer(
       path: incoming.url ?? '',
       headers: { ...incoming.headers },
       body,
+      closedEarly: new Promise<void>((resolve) => {
+        response.on('close', () => {
+          if (!response.writableFinished) resolve();
+        });
+      }),
     };
     const index = requests.length;
     requests.push(recorded);
@@ -118,6 +132,10 @@ export async function startChatCompletionsServer(
       return;
     }
     const status = reply.status ?? 200;
+    if (status < 400 && reply.body === undefined && body.stream === true) {
+      await streamCompletion(reply, body, response, timers);
+      return;
+    }
     const payload =
       reply.body !== undefined
         ? reply.body
@@ -167,6 +185,68 @@ function readBody(incoming: IncomingMessage): Promise<string> {
     incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     incoming.on('error', reject);
   });
+}
+
+/** Sends the completion as SSE chunks: per choice the role, content pieces, refusal, finish; then usage. */
+async function streamCompletion(
+  reply: ScriptedReply,
+  body: Record<string, unknown>,
+  response: ServerResponse,
+  timers: Set<NodeJS.Timeout>,
+): Promise<void> {
+  const whole = completion(reply, body);
+  const choices = whole.choices as Array<{
+    index: number;
+    message: { content: string | null; refusal: string | null };
+    finish_reason: string;
+  }>;
+  const base = {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: whole.model,
+  };
+  const send = (chunk: Record<string, unknown>): void => {
+    response.write(`data: ${JSON.stringify({ ...base, ...chunk })}\n\n`);
+  };
+  response.writeHead(200, { 'content-type': 'text/event-stream', ...(reply.headers ?? {}) });
+  for (const choice of choices) {
+    send({ choices: [{ index: choice.index, delta: { role: 'assistant', content: '' } }] });
+  }
+  const size = Math.max(1, reply.chunkSize ?? 4);
+  let sent = 0;
+  for (const choice of choices) {
+    const content = choice.message.content ?? '';
+    for (let start = 0; start < content.length; start += size) {
+      if (reply.stallAfterChunks !== undefined && sent >= reply.stallAfterChunks) return;
+      if (reply.chunkDelayMs !== undefined && reply.chunkDelayMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, reply.chunkDelayMs);
+          timers.add(timer);
+        });
+      }
+      if (response.destroyed) return;
+      send({
+        choices: [
+          {
+            index: choice.index,
+            delta: { content: content.slice(start, start + size) },
+            finish_reason: null,
+          },
+        ],
+      });
+      sent += 1;
+    }
+    if (choice.message.refusal !== null) {
+      send({ choices: [{ index: choice.index, delta: { refusal: choice.message.refusal } }] });
+    }
+    send({ choices: [{ index: choice.index, delta: {}, finish_reason: choice.finish_reason }] });
+  }
+  send({ choices: [], usage: whole.usage });
+  response.end('data: [DONE]\n\n');
 }
 
 function completion(reply: ScriptedReply, body: Record<string, unknown>): Record<string, unknown> {

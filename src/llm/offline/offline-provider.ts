@@ -1,6 +1,11 @@
-import type { Provider, ProviderRequest, ProviderResponse } from '../provider';
+import type { Provider, ProviderChunk, ProviderRequest, ProviderResponse } from '../provider';
+import { ProviderStream } from '../stream/provider-stream';
+import { responseChunks } from '../stream/reply-chunks';
 import { emptyUsage } from '../usage';
 import { sampleSolution } from './sample-solution';
+
+/** Characters per streamed delta: small enough that consumers see several deltas per reply. */
+const OFFLINE_CHUNK_SIZE = 32;
 
 /**
  * The embedded default when no key is configured: a deterministic stand-in that builds a
@@ -25,5 +30,18 @@ export class OfflineProvider implements Provider {
     const options: unknown[] = [];
     for (let index = 0; index < n; index++) options.push(sampleSolution(request.schema));
     return { options, usage: emptyUsage(), raw: { provider: this.name, notice: this.notice } };
+  }
+
+  /** Streams the same placeholder options in pieces of 32 characters (no delays, no network). */
+  stream(request: ProviderRequest): ProviderStream {
+    return new ProviderStream(this.streamChunks(request), this.name);
+  }
+
+  private async *streamChunks(
+    request: ProviderRequest,
+  ): AsyncGenerator<ProviderChunk, ProviderResponse, undefined> {
+    const response = await this.generate(request);
+    yield* responseChunks(response, OFFLINE_CHUNK_SIZE);
+    return response;
   }
 }

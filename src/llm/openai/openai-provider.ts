@@ -1,15 +1,18 @@
 import type OpenAI from 'openai';
 import type { APIConnectionError } from 'openai';
 import { lazyModule } from '../../internal/lazy-module';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { MissingApiKeyError } from '../../errors/missing-api-key.error';
 import { ProviderApiError } from '../../errors/provider-api.error';
 import { ProviderTimeoutError } from '../../errors/provider-timeout.error';
 import { ProviderUnreachableError } from '../../errors/provider-unreachable.error';
 import { RequestAbortedError } from '../../errors/request-aborted.error';
-import type { Provider, ProviderRequest, ProviderResponse } from '../provider';
+import { parseReplies, type ReplyText } from '../parse-replies';
+import type { Provider, ProviderChunk, ProviderRequest, ProviderResponse } from '../provider';
+import { ProviderStream } from '../stream/provider-stream';
+import { emptyUsage } from '../usage';
 import { type StructuredOutputMode, buildChatRequestBody } from './chat-request-body';
-import { parseCompletion } from './parse-completion';
+import { converterFor, parseCompletion, usageOf } from './parse-completion';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
 const openai = lazyModule(() => require('openai') as typeof import('openai'));
@@ -97,26 +100,97 @@ export class OpenAIProvider implements Provider {
 
   /** Sends the request (the client retries) and returns the parsed, not yet validated options. */
   async generate(request: ProviderRequest): Promise<ProviderResponse> {
-    const body = buildChatRequestBody(request, {
+    const body = this.bodyFor(request);
+    const completion = await this.send(request.signal, (client) =>
+      client.chat.completions.create(body, { signal: request.signal }),
+    );
+    return parseCompletion(completion, request.schema, this.mode);
+  }
+
+  /**
+   * Streams the reply (`stream: true`, usage included); `response()` of the result parses the
+   * concatenated text exactly as `generate()` does. Aborting the request's signal closes the stream.
+   */
+  stream(request: ProviderRequest): ProviderStream {
+    return new ProviderStream(this.streamChunks(request), this.name);
+  }
+
+  private async *streamChunks(
+    request: ProviderRequest,
+  ): AsyncGenerator<ProviderChunk, ProviderResponse, undefined> {
+    const body: ChatCompletionCreateParamsStreaming = {
+      ...this.bodyFor(request),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    const signal = request.signal;
+    const progress: AttemptProgress = { attempts: 0, lastTimedOut: false };
+    const chunks = await this.send(
+      signal,
+      (client) => client.chat.completions.create(body, { signal }),
+      progress,
+    );
+    const replies = new Map<number, ReplyText>();
+    let usage: ProviderResponse['usage'] | undefined;
+    let model: string | undefined;
+    try {
+      for await (const chunk of chunks) {
+        model = chunk.model || model;
+        for (const choice of chunk.choices ?? []) {
+          const reply = replies.get(choice.index) ?? { index: choice.index, content: '' };
+          replies.set(choice.index, reply);
+          const delta = choice.delta;
+          if (typeof delta?.refusal === 'string')
+            reply.refusal = (reply.refusal ?? '') + delta.refusal;
+          if (typeof delta?.content === 'string' && delta.content !== '') {
+            reply.content += delta.content;
+            yield { type: 'text-delta', delta: delta.content, index: choice.index };
+          }
+          if (choice.finish_reason) {
+            reply.finishReason = choice.finish_reason;
+            yield { type: 'finish', finishReason: choice.finish_reason, index: choice.index };
+          }
+        }
+        if (chunk.usage) {
+          usage = usageOf(chunk.usage);
+          yield { type: 'usage', usage };
+        }
+      }
+    } catch (error) {
+      throw this.translate(error, progress, signal);
+    }
+    if (signal?.aborted) throw new RequestAbortedError({ url: this.url, cause: signal.reason });
+    if (usage === undefined) {
+      usage = emptyUsage();
+      yield { type: 'usage', usage };
+    }
+    const options = parseReplies([...replies.values()], {
+      model,
+      convert: converterFor(request.schema, this.mode),
+    });
+    return { options, usage, raw: { streamed: true, model } };
+  }
+
+  private bodyFor(request: ProviderRequest): ReturnType<typeof buildChatRequestBody> {
+    return buildChatRequestBody(request, {
       model: this.model,
       mode: this.mode,
       temperature: this.temperature,
       maxOutputTokens: this.maxOutputTokens,
       maxTokensField: this.baseURL === DEFAULT_BASE_URL ? 'max_completion_tokens' : 'max_tokens',
     });
-    const completion = await this.send(body, request.signal);
-    return parseCompletion(completion, request.schema, this.mode);
   }
 
-  private async send(
-    body: ReturnType<typeof buildChatRequestBody>,
+  /** Runs `call` on a client whose fetches are counted; its final error becomes a typed error. */
+  private async send<T>(
     signal: AbortSignal | undefined,
-  ): Promise<ChatCompletion> {
+    call: (client: OpenAI) => Promise<T>,
+    progress: AttemptProgress = { attempts: 0, lastTimedOut: false },
+  ): Promise<T> {
     if (signal?.aborted) throw new RequestAbortedError({ url: this.url, cause: signal.reason });
     // The client retries and times out by itself; watching its fetches gives the errors' `attempts`
     // and tells a timeout for sure (the client's own test fails for a fetch from another realm, as
     // under jest, and reports a plain connection error).
-    const progress: AttemptProgress = { attempts: 0, lastTimedOut: false };
     const client = this.client.withOptions({
       fetch: async (input, init) => {
         progress.attempts += 1;
@@ -130,7 +204,7 @@ export class OpenAIProvider implements Provider {
       },
     });
     try {
-      return await untilAborted(client.chat.completions.create(body, { signal }), signal);
+      return await untilAborted(call(client), signal);
     } catch (error) {
       throw this.translate(error, progress, signal);
     }

@@ -3,7 +3,10 @@ import { ScriptExhaustedError } from '../../errors/script-exhausted.error';
 import { ScriptIncompleteError } from '../../errors/script-incomplete.error';
 import { ScriptedSolutionError } from '../../errors/scripted-solution.error';
 import { validateJson } from '../../protocol/json-validation';
-import type { Provider, ProviderRequest, ProviderResponse } from '../provider';
+import { RequestAbortedError } from '../../errors/request-aborted.error';
+import type { Provider, ProviderChunk, ProviderRequest, ProviderResponse } from '../provider';
+import { ProviderStream } from '../stream/provider-stream';
+import { responseChunks } from '../stream/reply-chunks';
 import { UnparsedOption } from '../unparsed-option';
 
 const OPTIONS_MARKER = Symbol.for('ideact.scriptedOptions');
@@ -38,6 +41,16 @@ export interface ScriptedProviderOptions {
   validate?: boolean;
   /** Replaces the provider name (`scripted`). */
   name?: string;
+  /** How `stream()` delivers each reply: in pieces of `chunkSize` characters, `delayMs` apart. */
+  stream?: ScriptedStreamOptions;
+}
+
+/** Streaming of {@link ScriptedProvider}, for tests and demos of streaming code. */
+export interface ScriptedStreamOptions {
+  /** Characters per text delta (default: the whole reply in one delta). */
+  chunkSize?: number;
+  /** Milliseconds to wait before each text delta (default 0; works with jest's fake timers). */
+  delayMs?: number;
 }
 
 /**
@@ -53,6 +66,7 @@ export class ScriptedProvider implements Provider {
   private readonly entries: ScriptEntry[];
   private readonly responder?: ScriptFunction;
   private readonly validate: boolean;
+  private readonly streaming: ScriptedStreamOptions;
 
   /** `script`: the entries to replay in order, or one function answering every request. */
   constructor(
@@ -67,6 +81,7 @@ export class ScriptedProvider implements Provider {
     }
     this.validate = options.validate ?? true;
     this.name = options.name ?? 'scripted';
+    this.streaming = { ...options.stream };
   }
 
   /** Answers one request with several options (for requests with `n > 1`). */
@@ -107,6 +122,31 @@ export class ScriptedProvider implements Provider {
 
   /** Replays the next entry; throws `ScriptExhaustedError` when none is left. */
   async generate(request: ProviderRequest): Promise<ProviderResponse> {
+    return this.answer(request);
+  }
+
+  /**
+   * Replays the next entry as a stream (recorded and validated like `generate()`): each option's
+   * JSON text in `stream.chunkSize` pieces, `stream.delayMs` apart; aborting the signal stops it.
+   */
+  stream(request: ProviderRequest): ProviderStream {
+    return new ProviderStream(this.streamChunks(request), this.name);
+  }
+
+  private async *streamChunks(
+    request: ProviderRequest,
+  ): AsyncGenerator<ProviderChunk, ProviderResponse, undefined> {
+    const response = await this.answer(request);
+    const delayMs = this.streaming.delayMs ?? 0;
+    for (const chunk of responseChunks(response, this.streaming.chunkSize)) {
+      if (chunk.type === 'text-delta' && delayMs > 0) await sleep(delayMs, request.signal);
+      if (request.signal?.aborted) throw new RequestAbortedError({ cause: request.signal.reason });
+      yield chunk;
+    }
+    return response;
+  }
+
+  private async answer(request: ProviderRequest): Promise<ProviderResponse> {
     const index = this.requests.length;
     this.requests.push({
       ...request,
@@ -156,6 +196,25 @@ export class ScriptedProvider implements Provider {
       raw: { provider: this.name, index },
     };
   }
+}
+
+/** Waits `ms`, or rejects with RequestAbortedError as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new RequestAbortedError({ cause: signal.reason }));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new RequestAbortedError({ cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function copy<T>(value: T): T {
