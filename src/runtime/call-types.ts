@@ -48,6 +48,8 @@ export interface CallOptions {
    * message), so the agent loop can keep the original stack and stop on an Activity's bug.
    */
   onError?: (error: IdeactError) => void;
+  /** Identifies the Call in traces (`gen_ai.tool.call.id`); the agent loop passes `<vessel node id>:<index>` (as in `failedCalls`). */
+  callId?: string;
 }
 
 /** The outcome of one Call: the messages to append, and the output or the (typed) error. @internal */

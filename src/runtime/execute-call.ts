@@ -4,6 +4,7 @@ import { IdeactError } from '../errors/ideact-error';
 import { OutputPathNotAllowedError } from '../errors/output-path-not-allowed.error';
 import { UnknownToolError } from '../errors/unknown-tool.error';
 import { applyOutputPath } from '../protocol/apply-output-path';
+import type { Attributes } from '@opentelemetry/api';
 import type { Call, CallError } from '../protocol/call';
 import type { Message, ResultMessage } from '../protocol/message';
 import { readTool, resolveActivity } from '../protocol/read-tool';
@@ -13,6 +14,7 @@ import type { ToolInfo } from '../protocol/tool-info';
 import type { ToolSchema } from '../protocol/tool-schema';
 import { runActivity, runInlineLatent } from './execute-inline';
 import { runModule } from './execute-module';
+import { contentJson, recordSpanError, recordsContent, withSpan } from './tracing';
 
 import type { CallEnvironment, CallOptions, CallRun, PreparedCall } from './call-types';
 
@@ -22,11 +24,41 @@ import type { CallEnvironment, CallOptions, CallRun, PreparedCall } from './call
  * on Scope × Method, then write the outcome through `_outputPath`.
  * @internal
  */
-export async function executeCall(
+export function executeCall(
   env: CallEnvironment,
   call: Call,
   context: readonly Message[],
   options: CallOptions = {},
+): Promise<CallRun> {
+  const toolName = String(call._tool);
+  const attributes: Attributes = {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': toolName,
+  };
+  if (options.callId !== undefined) attributes['gen_ai.tool.call.id'] = options.callId;
+  return withSpan(`execute_tool ${toolName}`, attributes, async (span) => {
+    if (recordsContent(span)) span.setAttribute('gen_ai.tool.call.arguments', paramsJson(call));
+    const run = await runCall(env, call, context, options);
+    if (run.error !== undefined) recordSpanError(span, run.error);
+    else if (recordsContent(span)) {
+      span.setAttribute('gen_ai.tool.call.result', contentJson(run.output));
+    }
+    return run;
+  });
+}
+
+/** The Call's params (its keys without the `_` meta-fields) as JSON, for content tracing. */
+function paramsJson(call: Call): string {
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(call)) if (!key.startsWith('_')) params[key] = value;
+  return contentJson(params);
+}
+
+async function runCall(
+  env: CallEnvironment,
+  call: Call,
+  context: readonly Message[],
+  options: CallOptions,
 ): Promise<CallRun> {
   const instance = typeof call._instance === 'string' ? call._instance : options.instance;
   const signal = options.signal ?? new AbortController().signal;

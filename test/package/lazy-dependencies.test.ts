@@ -99,7 +99,17 @@ describe('importing the built package', () => {
     );
     expect(loaded).toEqual(expect.arrayContaining(['ajv', 'ajv-formats', 'openai']));
     expect(loaded).not.toContain('class-validator');
+    expect(loaded).not.toContain('@opentelemetry/api');
     for (const name of CODEGEN_PACKAGES) expect(loaded).not.toContain(name);
+  });
+
+  it('loads @opentelemetry/api (tracing, issue 16) with the agent loop, not before', () => {
+    const loaded = packagesLoadedBy(
+      "const { ScriptedProvider } = require('./dist/testing'); " +
+        "await require('./dist').createAgent({ tools: [], provider: new ScriptedProvider([{ calls: [], output: 'x' }]) }).run({ task: 't' })",
+    );
+    expect(loaded).toContain('@opentelemetry/api');
+    for (const name of ['openai', ...CODEGEN_PACKAGES]) expect(loaded).not.toContain(name);
   });
 
   it('loads json-schema-to-typescript and prettier when codegen runs, and still not the openai client', () => {

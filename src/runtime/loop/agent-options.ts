@@ -8,6 +8,7 @@ import type { StepModule } from './step-module';
 
 export type { ActivityErrorMode } from './agent-runtime';
 import type { StopCondition } from './stop-conditions';
+import type { TraceOptions } from '../tracing';
 
 /** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 100_000;
@@ -64,6 +65,12 @@ export interface AgentConfig {
    * `ActivityFailedError` whose `cause` is the original). Use `'throw'` in tests, `'feed'` in production.
    */
   activityErrors?: ActivityErrorMode;
+  /**
+   * OpenTelemetry tracing (GenAI conventions): `invoke_agent`, `chat` and `execute_tool` spans go to
+   * `tracer` (default: the global provider's `ideact` tracer; a no-op until an SDK is registered).
+   * `recordContent: true` adds prompts, solutions, params and outputs (off by default: personal data).
+   */
+  trace?: TraceOptions;
 }
 
 /** What one run starts from and how far it may go (R-LOOP-3). */

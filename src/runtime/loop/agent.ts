@@ -7,6 +7,14 @@ import type { Message } from '../../protocol/message';
 import type { TypedToolReference } from '../../protocol/typed-tool';
 import { loadState, saveState } from '../state-store';
 import {
+  contentJson,
+  providerName,
+  recordSpanError,
+  recordSpanUsage,
+  recordsContent,
+  withSpan,
+} from '../tracing';
+import {
   DEFAULT_ACTOR_CONCURRENCY,
   DEFAULT_PROMPT_TOKEN_BUDGET,
   type AgentConfig,
@@ -207,7 +215,7 @@ export class Agent {
       await this.adopt(this.current, options, options.stateFile ?? this.stateFile);
       this.reopen(options);
     }
-    return this.loop<TOutput>();
+    return this.traced<TOutput>();
   }
 
   /**
@@ -222,7 +230,7 @@ export class Agent {
     const state = await loadState(stateFile);
     await this.adopt(state, options, stateFile);
     this.reopen(options);
-    return this.loop<TOutput>();
+    return this.traced<TOutput>();
   }
 
   /**
@@ -256,6 +264,42 @@ export class Agent {
     const next = this.saving.then(() => saveState(file, this.current ?? state));
     this.saving = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * The run as an `invoke_agent` span (GenAI conventions): a nested agent's span is the child of the
+   * `execute_tool` span of its module Call, since the OpenTelemetry context carries the parent.
+   */
+  private traced<TOutput>(): Promise<AgentResult<TOutput>> {
+    const chain = this.requireState().chain;
+    const agentName = chain.length > 0 ? moduleName(chain[chain.length - 1]) : undefined;
+    const attributes: Record<string, string> = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.provider.name': providerName(this.services.provider.name),
+    };
+    if (agentName !== undefined) attributes['gen_ai.agent.name'] = agentName;
+    if (this.config.model !== undefined) attributes['gen_ai.request.model'] = this.config.model;
+    return withSpan(
+      agentName === undefined ? 'invoke_agent' : `invoke_agent ${agentName}`,
+      attributes,
+      async (span) => {
+        const result = await this.loop<TOutput>();
+        if (span.isRecording()) {
+          recordSpanUsage(span, result.usage);
+          span.setAttribute('ideact.stop_reason', result.stopReason);
+          const done = result.state.nextStep;
+          if (result.error !== undefined) recordSpanError(span, result.error);
+          else if (done.module === 'done' && done.args.error !== undefined) {
+            span.setAttribute('error.type', done.args.error.code);
+          }
+          if (recordsContent(span)) {
+            span.setAttribute('ideact.output', contentJson(result.output));
+          }
+        }
+        return result;
+      },
+      { trace: this.config.trace },
+    );
   }
 
   private async loop<TOutput>(): Promise<AgentResult<TOutput>> {
@@ -358,6 +402,14 @@ export class Agent {
     }
     return this.current;
   }
+}
+
+/** A nested agent's name for traces: its module id's last segment without `.json` (`a.json` → `a`). */
+function moduleName(moduleId: string): string {
+  const segment = moduleId.slice(
+    Math.max(moduleId.lastIndexOf('/'), moduleId.lastIndexOf('\\')) + 1,
+  );
+  return segment.replace(/(\.idea)?\.json$/, '') || moduleId;
 }
 
 function pickLimits(options: ResumeOptions): AgentState['limits'] {

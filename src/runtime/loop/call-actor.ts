@@ -95,6 +95,7 @@ export class CallActor implements StepModule {
             let failure: IdeactError | undefined;
             messages = await agent.executor.call(toRun, context, {
               signal: settings.signal,
+              callId: `${vesselNode.id}:${index}`,
               onUsage,
               onNestedRun,
               onError: (error) => {

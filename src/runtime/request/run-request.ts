@@ -1,6 +1,7 @@
 import { InvalidSolutionError } from '../../errors/invalid-solution.error';
 import { RequestAbortedError } from '../../errors/request-aborted.error';
-import type { Provider, Usage } from '../../llm/provider';
+import { SpanKind, type Attributes } from '@opentelemetry/api';
+import type { Provider, ProviderRequest, ProviderResponse, Usage } from '../../llm/provider';
 import { UnparsedOption } from '../../llm/unparsed-option';
 import { addUsage, emptyUsage } from '../../llm/usage';
 import type { JSONSchema } from '../../protocol/json-schema';
@@ -9,6 +10,7 @@ import type { ChatMessage, Message } from '../../protocol/message';
 import type { MessageHandler, RequestConfig } from './message-handler';
 import { prepareRequest } from './prepare-request';
 import { repairPrompt } from './repair-prompt';
+import { contentJson, providerName, recordSpanUsage, recordsContent, withSpan } from '../tracing';
 
 /** One Request: context + schema → solution (DESIGN §1). */
 export interface RequestInput {
@@ -115,7 +117,7 @@ export async function runRenderedRequest(
   let usage = emptyUsage();
   for (let repairs = 0; ; repairs++) {
     if (options.signal?.aborted) throw new RequestAbortedError({ cause: options.signal.reason });
-    const response = await options.provider.generate({
+    const response = await generateTraced(options.provider, {
       messages: conversation,
       schema,
       schemaName: config.schemaName,
@@ -155,6 +157,53 @@ export async function runRenderedRequest(
       repairPrompt(worst.issues, schemaName),
     ];
   }
+}
+
+/**
+ * One model request as a `chat` span (GenAI conventions): provider, model, usage; the rendered
+ * messages and the options only when the run opted in to content recording.
+ */
+function generateTraced(provider: Provider, request: ProviderRequest): Promise<ProviderResponse> {
+  const attributes: Attributes = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': providerName(provider.name),
+  };
+  if (request.model !== undefined) attributes['gen_ai.request.model'] = request.model;
+  if (request.temperature !== undefined) {
+    attributes['gen_ai.request.temperature'] = request.temperature;
+  }
+  if (request.n !== undefined && request.n !== 1)
+    attributes['gen_ai.request.choice.count'] = request.n;
+  return withSpan(
+    request.model === undefined ? 'chat' : `chat ${request.model}`,
+    attributes,
+    async (span) => {
+      if (recordsContent(span)) {
+        span.setAttribute('gen_ai.input.messages', contentJson(request.messages.map(chatPart)));
+      }
+      const response = await provider.generate(request);
+      recordSpanUsage(span, response.usage);
+      if (recordsContent(span)) {
+        const replies = response.options.map((option) => ({
+          role: 'assistant',
+          parts: [
+            {
+              type: 'text',
+              content: UnparsedOption.isInstance(option) ? option.rawText : contentJson(option),
+            },
+          ],
+        }));
+        span.setAttribute('gen_ai.output.messages', contentJson(replies));
+      }
+      return response;
+    },
+    { kind: SpanKind.CLIENT },
+  );
+}
+
+/** A chat message in the GenAI conventions' message shape (role + parts). */
+function chatPart(message: ChatMessage): unknown {
+  return { role: message.role, parts: [{ type: 'text', content: message.content }] };
 }
 
 /** Runs one Request and returns only its solution; see {@link runRequest}. */
