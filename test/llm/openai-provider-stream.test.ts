@@ -1,6 +1,7 @@
 import {
   OpenAIProvider,
   ProviderApiError,
+  ProviderStreamClosedError,
   RefusalError,
   RequestAbortedError,
   TruncatedResponseError,
@@ -178,5 +179,20 @@ describe('OpenAIProvider.stream against a local Chat Completions server (SSE)', 
     expect(textOf(seen)).toBe(JSON.stringify({ city: 'Reykjavik', days: 4 }).slice(0, 6));
     await server.requests[0].closedEarly;
     await expect(stream.response()).rejects.toBe(error);
+  });
+
+  it('leaving the loop early closes the HTTP connection; response() then throws ProviderStreamClosedError', async () => {
+    const server = await serve([
+      { json: { city: 'Tromsø', days: 5 }, chunkSize: 2, stallAfterChunks: 2 },
+    ]);
+    const stream = provider(server).stream(request);
+    for await (const chunk of stream) {
+      if (chunk.type === 'text-delta') break;
+    }
+    await server.requests[0].closedEarly;
+    const error = await stream.response().catch((caught: unknown) => caught);
+    expect(ProviderStreamClosedError.isInstance(error)).toBe(true);
+    expect((error as ProviderStreamClosedError).code).toBe('PROVIDER_STREAM_CLOSED');
+    expect((error as Error).message).toContain('openai:test-model');
   });
 });
