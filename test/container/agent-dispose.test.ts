@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'typedi';
 import { Activity, createAgent, OfflineProvider, Service, Tool, type ToolSchema } from 'ideact';
 import { IsString } from 'class-validator';
+import { ScriptedProvider } from 'ideact/testing';
 
 /** Issue 16 item 1 (part): createAgent leaves nothing behind; agent.dispose() releases its container. */
 const echo: ToolSchema = {
@@ -45,23 +46,22 @@ describe('agents own their container', () => {
         disposed.push('shouter');
       }
     }
-    const agent = createAgent({
-      tools: [Shout],
-      activities: [Shouter],
-      provider: new OfflineProvider(),
-    });
-    const [result] = await agent.call({ _tool: 'shout', text: 'hi' }, []);
-    expect(result).toMatchObject({ type: 'result', output: 'HI' });
+    const shoutOnce = () =>
+      new ScriptedProvider([
+        { calls: [{ _tool: 'shout', text: 'hi' }], output: null },
+        { calls: [], output: 'done' },
+      ]);
+    const agent = createAgent({ tools: [Shout], activities: [Shouter], provider: shoutOnce() });
+    const result = await agent.run({ task: 'shout', maxTurns: 3 });
+    expect(result.failedCalls).toEqual([]);
+    expect(JSON.stringify(result.state)).toContain('"HI"');
+    expect(disposed).toEqual([]);
     await agent.dispose();
     await agent.dispose();
     expect(disposed).toEqual(['shouter']);
 
-    const other = createAgent({
-      tools: [Shout],
-      activities: [Shouter],
-      provider: new OfflineProvider(),
-    });
-    await other.call({ _tool: 'shout', text: 'again' }, []);
+    const other = createAgent({ tools: [Shout], activities: [Shouter], provider: shoutOnce() });
+    await other.run({ task: 'shout', maxTurns: 3 });
     await other[Symbol.asyncDispose]();
     expect(disposed).toEqual(['shouter', 'shouter']);
   });
