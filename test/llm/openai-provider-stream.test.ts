@@ -10,11 +10,7 @@ import {
   type ProviderChunk,
   type ProviderRequest,
 } from 'ideact';
-import {
-  startChatCompletionsServer,
-  type ChatCompletionsServer,
-  type ScriptedReply,
-} from '../support/chat-completions-server';
+import { serversForThisFile, type ChatCompletionsServer } from '../support/chat-completions-server';
 
 const schema: JSONSchema = {
   type: 'object',
@@ -31,15 +27,7 @@ const request: ProviderRequest = {
   schemaName: 'trip plan',
 };
 
-const servers: ChatCompletionsServer[] = [];
-async function serve(replies: ScriptedReply[]): Promise<ChatCompletionsServer> {
-  const server = await startChatCompletionsServer(replies);
-  servers.push(server);
-  return server;
-}
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
+const serve = serversForThisFile();
 
 function provider(server: ChatCompletionsServer): OpenAIProvider {
   return new OpenAIProvider({

@@ -14,7 +14,7 @@ import {
 } from 'ideact';
 import {
   closedPortBaseURL,
-  startChatCompletionsServer,
+  serversForThisFile,
   type ChatCompletionsServer,
   type ScriptedReply,
 } from '../support/chat-completions-server';
@@ -34,26 +34,17 @@ const request: ProviderRequest = {
   schemaName: 'trip plan',
 };
 
-const servers: ChatCompletionsServer[] = [];
-async function serve(replies: ScriptedReply[]): Promise<ChatCompletionsServer> {
-  const server = await startChatCompletionsServer(replies);
-  servers.push(server);
-  return server;
-}
-afterAll(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-});
+const serve = serversForThisFile();
 
 /** A server replying from `replies` in order that also records when each request arrived. */
 async function serveTimed(
   replies: ScriptedReply[],
 ): Promise<{ server: ChatCompletionsServer; arrivals: number[] }> {
   const arrivals: number[] = [];
-  const server = await startChatCompletionsServer((_request, index) => {
+  const server = await serve((_request, index) => {
     arrivals.push(performance.now());
     return replies[index] ?? { status: 500, errorMessage: `script exhausted at request #${index}` };
   });
-  servers.push(server);
   return { server, arrivals };
 }
 

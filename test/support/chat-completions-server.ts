@@ -282,3 +282,21 @@ function completion(reply: ScriptedReply, body: Record<string, unknown>): Record
     },
   };
 }
+
+/**
+ * Starts local Chat Completions servers for one test file and closes them all after it: call it at
+ * the top level of the file, then `await serve(replies)` in each test.
+ */
+export function serversForThisFile(): (
+  replies: ScriptedReply[] | ReplyFunction,
+) => Promise<ChatCompletionsServer> {
+  const servers: ChatCompletionsServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+  return async (replies) => {
+    const server = await startChatCompletionsServer(replies);
+    servers.push(server);
+    return server;
+  };
+}
