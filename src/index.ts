@@ -254,8 +254,32 @@ export type {
   StepEvent,
   FailedCall,
   ActivityErrorMode,
+  LoadOptions,
 } from './runtime/loop/agent-options';
 export type { TraceOptions } from './runtime/tracing';
+
+// ── runs, events, streaming ───────────────────────────────────────────────────
+export { Run } from './runtime/loop/run';
+export type { RunStream } from './runtime/loop/run-stream';
+export { RunContext } from './runtime/run-context';
+export type { DeriveOptions } from './runtime/run-context';
+export type {
+  RunEvent,
+  RunEventType,
+  RunEventBase,
+  RunEventListener,
+  RunEventPayload,
+  RunEventUsage,
+  RunStartEvent,
+  RequestStartEvent,
+  SolutionDeltaEvent,
+  RequestEndEvent,
+  CallStartEvent,
+  CallEndEvent,
+  ApprovalRequestedEvent,
+  StepEndEvent,
+  RunEndEvent,
+} from './runtime/run-event';
 export { collectFailedCalls } from './runtime/loop/failed-calls';
 export type {
   AgentRuntime,

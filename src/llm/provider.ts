@@ -26,6 +26,10 @@ export interface ProviderRequest {
 export interface ProviderResponse {
   options: unknown[];
   usage: Usage;
+  /** The model that answered, as the provider reports it (used for usage by model and traces). */
+  model?: string;
+  /** Why each option ended (`stop`, `length`, …), by option index, when the provider reports it. */
+  finishReasons?: string[];
   /** The provider's raw response, for debugging; never interpreted by ideact. */
   raw?: unknown;
 }

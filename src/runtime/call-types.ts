@@ -7,6 +7,7 @@ import type { ToolSchema } from '../protocol/tool-schema';
 import type { ActivityFunction, ParamsTransformer } from './activity';
 import type { ModuleLoader } from './module-loader';
 import type { ModuleRunner } from './module-runner';
+import type { RunContext } from './run-context';
 
 /**
  * The types a Call's execution passes between its steps (execute-call, execute-inline,
@@ -34,8 +35,13 @@ export interface CallOptions {
   /** The instance the Call works on when it sets no `_instance` itself (R-INST-1). */
   instance?: string;
   /**
-   * Receives the token usage of each LLM request the Call makes (module sub-requests), so the
-   * caller can account for it; the agent loop adds it to the run's usage and the result node.
+   * The Call's place in a run (the run's context `forCall(callId)`): its module sub-requests and
+   * nested agents report their events and usage through it. Without it they report nowhere.
+   */
+  run?: RunContext;
+  /**
+   * Receives the token usage of each LLM request the Call makes (module sub-requests and nested
+   * agents'). An adapter over the `request-end` events of `run` (kept for callers of `executor.call`).
    */
   onUsage?: (usage: Usage) => void;
   /**

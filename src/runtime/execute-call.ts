@@ -14,6 +14,8 @@ import type { ToolInfo } from '../protocol/tool-info';
 import type { ToolSchema } from '../protocol/tool-schema';
 import { runActivity, runInlineLatent } from './execute-inline';
 import { runModule } from './execute-module';
+import { RunContext } from './run-context';
+import type { RunEvent } from './run-event';
 import { contentJson, recordSpanError, recordsContent, withSpan } from './tracing';
 
 import type { CallEnvironment, CallOptions, CallRun, PreparedCall } from './call-types';
@@ -75,13 +77,26 @@ async function runCall(
     const info = readTool(tool);
     outputPath = chooseOutputPath(info, call);
     const prepared = prepare(env, call, tool, info, context, instance);
-    output = await abortable(dispatch(env, prepared, context, signal, options), signal, info.name);
+    const reports = { run: usageReporting(options), onNestedRun: options.onNestedRun };
+    output = await abortable(dispatch(env, prepared, context, signal, reports), signal, info.name);
     if (output === undefined) output = null;
   } catch (error) {
     const typed = toIdeactError(error, call);
     return reportError(finish(call, { error: typed }, outputPath, instance), options);
   }
   return reportError(finish(call, { output }, outputPath, instance), options);
+}
+
+/** The Call's run context, with `onUsage` (an adapter over `request-end` events) attached. */
+function usageReporting(options: CallOptions): RunContext | undefined {
+  const onUsage = options.onUsage;
+  if (onUsage === undefined) return options.run;
+  const listener = (event: RunEvent): void => {
+    if (event.type === 'request-end') onUsage(event.usage);
+  };
+  return options.run === undefined
+    ? RunContext.detached({ signal: options.signal, listener })
+    : options.run.tap(listener);
 }
 
 function reportError(run: CallRun, options: CallOptions): CallRun {
@@ -164,7 +179,7 @@ async function dispatch(
   prepared: PreparedCall,
   context: readonly Message[],
   signal: AbortSignal,
-  reports: Pick<CallOptions, 'onUsage' | 'onNestedRun'>,
+  reports: Pick<CallOptions, 'run' | 'onNestedRun'>,
 ): Promise<unknown> {
   const isModule = prepared.info.module !== undefined;
   const isExplicit = prepared.activity !== '';

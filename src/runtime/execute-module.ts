@@ -25,7 +25,7 @@ export async function runModule(
   env: CallEnvironment,
   prepared: PreparedCall,
   signal: AbortSignal,
-  reports: Pick<ModuleRunInput, 'onUsage' | 'onNestedRun'> = {},
+  reports: Pick<ModuleRunInput, 'run' | 'onNestedRun'> = {},
 ): Promise<unknown> {
   const { info } = prepared;
   const reference = info.module ?? ANONYMOUS_MODULE;
@@ -74,7 +74,7 @@ export async function runModule(
     depth,
     chain: [...env.chain, module.id],
     signal,
-    onUsage: reports.onUsage,
+    run: reports.run,
     onNestedRun: reports.onNestedRun,
   });
 }

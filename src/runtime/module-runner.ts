@@ -1,5 +1,6 @@
 import { NestedAgentRequiredError } from '../errors/nested-agent-required.error';
-import type { Provider, Usage } from '../llm/provider';
+import type { Provider } from '../llm/provider';
+import type { RunContext } from './run-context';
 import type { Call } from '../protocol/call';
 import type { JSONSchema } from '../protocol/json-schema';
 import type { Message } from '../protocol/message';
@@ -28,10 +29,10 @@ export interface ModuleRunInput {
   /** Aborted when the Call is cancelled. */
   signal?: AbortSignal;
   /**
-   * Report the usage of each LLM request the runner makes here. Nested agents report theirs in
-   * their own state instead (the Actor keeps it under the result node), so they do not call it.
+   * The module Call's place in the run: pass it to `runRequest({ run })` (or a nested run) so the
+   * sub-request's events and usage reach the run.
    */
-  onUsage?: (usage: Usage) => void;
+  run?: RunContext;
   /** A runner that runs a nested agent hands its final state here (R-MOD-5). */
   onNestedRun?: (state: unknown) => void;
 }
@@ -62,7 +63,7 @@ export interface RequestModuleRunnerOptions {
 export class RequestModuleRunner implements ModuleRunner {
   constructor(private readonly options: RequestModuleRunnerOptions) {}
 
-  /** Runs one Request (validated against `input.schema`) and reports its usage through `onUsage`. */
+  /** Runs one Request (validated against `input.schema`); its events and usage go to `input.run`. */
   async run(input: ModuleRunInput): Promise<unknown> {
     if (vesselTools(input.schema) !== undefined) {
       throw new NestedAgentRequiredError({
@@ -81,9 +82,9 @@ export class RequestModuleRunner implements ModuleRunner {
         handlers: this.options.handlers,
         maxRepairs: this.options.maxRepairs,
         signal: input.signal,
+        run: input.run,
       },
     );
-    input.onUsage?.(result.usage);
     return result.solution;
   }
 }

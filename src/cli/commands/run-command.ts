@@ -7,6 +7,7 @@ import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
 import type { Provider } from '../../llm/provider';
 import type { AgentResult, StepEvent } from '../../runtime/loop/agent-options';
+import type { AgentState } from '../../runtime/loop/agent-state';
 import type { CliIo } from '../cli-io';
 import { ExitCode, type ExitCodeValue } from '../exit-codes';
 
@@ -80,19 +81,22 @@ export async function runCommand(
   };
   process.on('SIGINT', onSigint);
   let result: AgentResult;
+  let state: AgentState | undefined;
   try {
-    result =
+    const run =
       options.resume !== undefined
-        ? await agent.resume(options.resume, { maxTurns, signal: controller.signal })
-        : await agent.run({
+        ? await agent.resumeRun(options.resume, { maxTurns, signal: controller.signal })
+        : agent.start({
             context: parts?.context ?? context,
             output,
             maxTurns,
             signal: controller.signal,
             ...(options.state === undefined ? {} : { stateFile: options.state }),
           });
+    state = run.state;
+    result = await run.result();
   } catch (error) {
-    await saveOnFailure(agent.state, options, ideaFile, io, ideact.saveState);
+    await saveOnFailure(state, options, ideaFile, io, ideact.saveState);
     throw error;
   } finally {
     process.removeListener('SIGINT', onSigint);

@@ -12,7 +12,7 @@ import type { Provider, ProviderChunk, ProviderRequest, ProviderResponse } from 
 import { ProviderStream } from '../stream/provider-stream';
 import { emptyUsage } from '../usage';
 import { type StructuredOutputMode, buildChatRequestBody } from './chat-request-body';
-import { converterFor, parseCompletion, usageOf } from './parse-completion';
+import { converterFor, finishReasonsOf, parseCompletion, usageOf } from './parse-completion';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
 const openai = lazyModule(() => require('openai') as typeof import('openai'));
@@ -168,7 +168,11 @@ export class OpenAIProvider implements Provider {
       model,
       convert: converterFor(request.schema, this.mode),
     });
-    return { options, usage, raw: { streamed: true, model } };
+    const response: ProviderResponse = { options, usage, raw: { streamed: true, model } };
+    if (model !== undefined) response.model = model;
+    const finishReasons = finishReasonsOf([...replies.values()]);
+    if (finishReasons !== undefined) response.finishReasons = finishReasons;
+    return response;
   }
 
   private bodyFor(request: ProviderRequest): ReturnType<typeof buildChatRequestBody> {

@@ -26,7 +26,20 @@ export function parseCompletion(
     model: completion.model,
     convert: converterFor(schema, mode),
   });
-  return { options, usage: usageOf(completion.usage), raw: completion };
+  const finishReasons = finishReasonsOf(replies);
+  const response: ProviderResponse = { options, usage: usageOf(completion.usage), raw: completion };
+  if (completion.model) response.model = completion.model;
+  if (finishReasons !== undefined) response.finishReasons = finishReasons;
+  return response;
+}
+
+/** The finish reason of each reply in index order; undefined when the server reported none. @internal */
+export function finishReasonsOf(
+  replies: ReadonlyArray<{ index: number; finishReason?: string | null }>,
+): string[] | undefined {
+  const ordered = [...replies].sort((left, right) => left.index - right.index);
+  if (!ordered.some((reply) => typeof reply.finishReason === 'string')) return undefined;
+  return ordered.map((reply) => reply.finishReason ?? 'unknown');
 }
 
 /** Converts a parsed reply back to the original schema's shape (strict schema, or JSON mode's root wrap). @internal */

@@ -44,5 +44,10 @@ async function* collectChunks(
     }
     yield chunk;
   }
-  return { options: parseReplies([...replies.values()]), usage };
+  const response: ProviderResponse = { options: parseReplies([...replies.values()]), usage };
+  const reasons = [...replies.values()]
+    .sort((left, right) => left.index - right.index)
+    .map((reply) => reply.finishReason ?? 'unknown');
+  if (reasons.some((reason) => reason !== 'unknown')) response.finishReasons = reasons;
+  return response;
 }

@@ -9,6 +9,7 @@ import type { StepModule } from './step-module';
 export type { ActivityErrorMode } from './agent-runtime';
 import type { StopCondition } from './stop-conditions';
 import type { TraceOptions } from '../tracing';
+import type { RunContext } from '../run-context';
 
 /** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 100_000;
@@ -55,8 +56,17 @@ export interface AgentConfig {
   stopWhen?: StopCondition[];
   /** Replacement step modules (the container's, or the defaults, otherwise). */
   modules?: Partial<StepModules>;
-  /** Called after every step (also of nested agents, whose `state.chain` is not empty): progress output. */
+  /**
+   * Called after every step (also of nested agents, whose `state.chain` is not empty): progress
+   * output. An adapter over the run's `step` events (see `agent.stream()`), kept for convenience.
+   */
   onStep?: (event: StepEvent) => void;
+  /**
+   * Start each Call as soon as the model has written it, while it still writes the rest (default
+   * true): a Call whose JSON is complete, validates on its own, needs no approval and whose `†`
+   * references resolve starts at once. Applies with one option per turn (`n: 1`).
+   */
+  eagerCalls?: boolean;
   /** Limits of nested agents (R-MOD-5) run as modules; default: 10 turns each. */
   nestedLimits?: { maxTurns?: number; maxTokens?: number; maxTimeMs?: number };
   /**
@@ -102,10 +112,27 @@ export interface RunOptions {
   stateFile?: string;
   /** Extra stop conditions for this run. */
   stopWhen?: StopCondition[];
+  /**
+   * Continue this state (e.g. `result.state` of a stopped run) instead of starting a new one: a
+   * stopped run is reopened with the limits given here; a `task` after a finished run becomes a new
+   * user message. `context`, `output` and `instances` are ignored (the state has its own).
+   */
+  state?: AgentState;
+}
+
+/** Options of `agent.load(state)`: limits, hooks and where to save; the state is taken as it is. */
+export interface LoadOptions extends ResumeOptions {
+  /** Where to save the state atomically after every step (R-LOOP-5). */
+  stateFile?: string;
+  /** The module Call context a nested agent runs in (set by the nested agent runner). @internal */
+  parent?: RunContext;
 }
 
 /** Options of `resume`: the limits may be raised, a new task may continue a finished run. */
-export type ResumeOptions = Omit<RunOptions, 'context' | 'output' | 'instances' | 'stateFile'>;
+export type ResumeOptions = Omit<
+  RunOptions,
+  'context' | 'output' | 'instances' | 'stateFile' | 'state'
+>;
 
 /** A Call of the run whose result is an error: what the LLM was shown, plus the original stack. */
 export interface FailedCall {

@@ -6,6 +6,8 @@ import type { Provider } from '../../llm/provider';
 import type { MessageHandler } from '../request/message-handler';
 import type { AgentState } from './agent-state';
 import type { ConfirmCalls } from './confirm';
+import type { RunContext } from '../run-context';
+import type { StartedCalls } from './started-calls';
 
 /**
  * What an error thrown by an Activity that is not an ideact error (a TypeError, ReferenceError,
@@ -45,6 +47,8 @@ export interface AgentSettings {
   concurrency: number;
   /** What an Activity's own bug (a non-ideact error) does: fed to the LLM (default), or ends the run. */
   activityErrors?: ActivityErrorMode;
+  /** Start each Call as soon as the model has written it (default true; see `AgentConfig.eagerCalls`). */
+  eagerCalls?: boolean;
 }
 
 /**
@@ -58,6 +62,13 @@ export interface AgentRuntime {
   readonly toolkit: ToolSource;
   readonly executor: CallRunner;
   readonly settings: AgentSettings;
+  /**
+   * The run's context: pass it to `runRequest({ run })` and `executor.call(..., { run })` so model
+   * requests and Calls report their events and usage to the run.
+   */
+  readonly run?: RunContext;
+  /** Calls the Generator started while the model was writing; the Actor takes their outcomes. @internal */
+  readonly startedCalls?: StartedCalls;
   /** Saves the state now when the run has a state file; a no-op otherwise. */
   checkpoint(): Promise<void>;
 }

@@ -85,7 +85,16 @@ export interface GeneratorStep {
 /** Discriminator: the Generator's options, the messages they answer, and what generating cost. */
 export interface DiscriminatorStep {
   module: 'discriminator';
-  args: { options: VesselSolution[]; messages: ChatMessage[]; usage: TokenUsage };
+  args: {
+    options: VesselSolution[];
+    messages: ChatMessage[];
+    usage: TokenUsage;
+    /**
+     * Set when the solution failed validation after some of its Calls had started (eager calls):
+     * the one option holds those Calls; the Actor records their results, then this error.
+     */
+    solutionError?: { code: string; message: string };
+  };
 }
 
 /** Actor: the Vessel node whose Calls to execute. */
@@ -124,6 +133,13 @@ export interface AgentUsage extends TokenUsage {
   turns: number;
   /** Time spent inside steps, summed over all processes that worked on this state. */
   elapsedMs: number;
+  /** Tokens per model (as the provider reported it, else as asked for); sums to the totals. */
+  byModel?: Record<string, TokenUsage>;
+  /**
+   * Tokens per run path (the `path` of the requests' events joined with `/`: the run's id, then a
+   * module Call's id, then a nested run's id…); sums to the totals.
+   */
+  byPath?: Record<string, TokenUsage>;
 }
 
 /** Limits of a run; stored so that a resumed run keeps (or raises) them. */
@@ -139,6 +155,8 @@ export interface AgentLimits {
  */
 export interface AgentState {
   version: typeof AGENT_STATE_VERSION;
+  /** The id of the run working on this state (set when a run opens it; kept across resumes). */
+  runId?: string;
   /** The task text the run started with, if any (also the last `input` node). */
   task?: string;
   /** The user's output schema; a non-null Vessel `output` must validate against it. */

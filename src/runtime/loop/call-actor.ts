@@ -1,23 +1,33 @@
 import type { ActivityFailedError } from '../../errors/activity-failed.error';
 import { CallRejectedError } from '../../errors/call-rejected.error';
-import type { IdeactError } from '../../errors/ideact-error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { InvalidOutputError } from '../../errors/invalid-output.error';
-import type { Call } from '../../protocol/call';
+import type { Call, CallError } from '../../protocol/call';
 import { formatIssues, validateJson } from '../../protocol/json-validation';
 import type { Message } from '../../protocol/message';
 import { createLimiter } from '../concurrency';
 import type { AgentRuntime } from './agent-runtime';
-import type { AgentState, NodeMetadata, TokenUsage, VesselMessage } from './agent-state';
+import type { AgentState, NodeMetadata, VesselMessage } from './agent-state';
 import { assertDecisions, type ConfirmDecision } from './confirm';
-import { isActivityBug, originalStack } from './failed-calls';
+import { isActivityBug } from './failed-calls';
+import { callParams, executeVesselCall } from './execute-vessel-call';
 import { appendNode, contextView, getNode } from './state-tree';
 import type { StepModule } from './step-module';
-import { addUsage, emptyUsage } from '../../llm/usage';
-import { addRunUsage } from './usage';
 
 /** The pseudo-call a result about an invalid final output is attributed to. */
 export const OUTPUT_CALL: Call = { _tool: 'output' };
+
+/** The pseudo-call a result about an invalid solution whose Calls had started is attributed to. */
+export const SOLUTION_CALL: Call = { _tool: 'solution' };
+
+function isCallError(value: unknown): value is CallError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as CallError).code === 'string' &&
+    typeof (value as CallError).message === 'string'
+  );
+}
 
 /**
  * The default Actor (R-LOOP-2, R-LOOP-4, R-LOOP-5): runs the chosen Vessel node's Calls through the
@@ -53,65 +63,65 @@ export class CallActor implements StepModule {
       .filter(({ index }) => !completed.has(index));
     const context = contextView(state, vesselNode.id);
 
+    const started = agent.startedCalls;
+    const early = pending.map(({ call, index }) => started?.take(index, call));
+    const needApproval = pending.filter((_, position) => early[position] === undefined);
     let decisions: ConfirmDecision[] = pending.map(() => ({ approve: true }));
-    if (settings.confirm !== undefined && pending.length > 0) {
+    if (settings.confirm !== undefined && needApproval.length > 0) {
+      agent.run?.emit({
+        type: 'approval-requested',
+        calls: needApproval.map(({ call, index }) => ({
+          callId: `${vesselNode.id}:${index}`,
+          tool: String(call._tool),
+          params: callParams(call),
+        })),
+      });
       const answer: unknown = await settings.confirm(
-        pending.map(({ call }) => structuredClone(call)),
+        needApproval.map(({ call }) => structuredClone(call)),
         structuredClone(context) as Message[],
       );
-      assertDecisions(answer, pending.length);
-      decisions = answer;
+      assertDecisions(answer, needApproval.length);
+      let next = 0;
+      decisions = pending.map((_, position) =>
+        early[position] === undefined ? (answer[next++] as ConfirmDecision) : { approve: true },
+      );
     }
 
-    const limiter = createLimiter(settings.concurrency);
+    const limiter = started?.limiter ?? createLimiter(settings.concurrency);
     let activityBug: ActivityFailedError | undefined;
     await Promise.all(
-      pending.map(({ call, index }, position) =>
-        limiter.run(async () => {
+      pending.map(({ call, index }, position) => {
+        const record = async (): Promise<void> => {
           // 'throw' mode: a bug already ends the run, so Calls not started yet wait for the resume.
-          if (activityBug !== undefined) return;
+          const startedCall = early[position];
+          if (activityBug !== undefined && startedCall === undefined) return;
           const decision = decisions[position] ?? { approve: true };
           const metadata: NodeMetadata = {
             module: 'actor',
             source: { nodeId: vesselNode.id, callIndex: index },
           };
           let messages: Message[];
+          const callId = `${vesselNode.id}:${index}`;
           if ('reject' in decision) {
             const error = new CallRejectedError({ toolName: call._tool, reason: decision.reject });
             messages = [{ type: 'result', call, error: error.toCallError() }];
             metadata.rejected = true;
+            agent.run?.emit({
+              type: 'call-end',
+              callId,
+              tool: String(call._tool),
+              error: error.toCallError(),
+            });
           } else {
             const toRun = 'edit' in decision ? decision.edit : call;
             if ('edit' in decision) metadata.originalCall = call;
-            // Module sub-requests report their usage; nested agents keep theirs in their state.
-            let callUsage = emptyUsage();
-            const onUsage = (usage: TokenUsage): void => {
-              callUsage = addUsage(callUsage, usage);
-            };
-            const nestedStates: AgentState[] = [];
-            const onNestedRun = (nested: unknown): void => {
-              nestedStates.push(nested as AgentState);
-            };
-            let failure: IdeactError | undefined;
-            messages = await agent.executor.call(toRun, context, {
-              signal: settings.signal,
-              callId: `${vesselNode.id}:${index}`,
-              onUsage,
-              onNestedRun,
-              onError: (error) => {
-                failure = error;
-              },
-            });
-            if (nestedStates.length > 0) metadata.nested = nestedStates;
-            const stack = failure === undefined ? undefined : originalStack(failure);
-            if (stack !== undefined) metadata.errorStack = stack;
-            if (settings.activityErrors === 'throw' && isActivityBug(failure)) {
-              activityBug ??= failure;
-            }
-            for (const nested of nestedStates) callUsage = addUsage(callUsage, nested.usage);
-            if (callUsage.inputTokens + callUsage.outputTokens + callUsage.cachedTokens > 0) {
-              metadata.usage = callUsage;
-              addRunUsage(state, callUsage);
+            const outcome = await (startedCall?.outcome ??
+              executeVesselCall(agent, toRun, context, callId, false));
+            messages = outcome.messages;
+            Object.assign(metadata, outcome.metadata);
+            if (startedCall !== undefined) metadata.eager = true;
+            if (settings.activityErrors === 'throw' && isActivityBug(outcome.failure)) {
+              activityBug ??= outcome.failure;
             }
           }
           // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a
@@ -119,11 +129,14 @@ export class CallActor implements StepModule {
           if (settings.signal?.aborted) throw abortReason(settings.signal);
           recordResult(state, messages, metadata);
           await agent.checkpoint();
-        }),
-      ),
+        };
+        // Calls that started early already run; only the others wait for a slot.
+        return early[position] === undefined ? limiter.run(record) : record();
+      }),
     );
+    started?.clear();
     if (activityBug !== undefined) throw activityBug;
-    finishTurn(state, vessel);
+    finishTurn(state, vessel, vesselNode.metadata.solutionError);
   }
 }
 
@@ -148,7 +161,18 @@ function recordResult(state: AgentState, messages: Message[], metadata: NodeMeta
 }
 
 /** R-LOOP-3: a valid non-null output or no Calls ends the run; an invalid output goes back to the LLM. */
-function finishTurn(state: AgentState, vessel: VesselMessage): void {
+function finishTurn(state: AgentState, vessel: VesselMessage, solutionError: unknown): void {
+  if (isCallError(solutionError)) {
+    // The solution failed validation after some of its Calls had started (eager calls): they were
+    // recorded; the model now sees their results and why its solution was rejected.
+    appendNode(
+      state,
+      { type: 'result', call: SOLUTION_CALL, error: solutionError },
+      { module: 'actor' },
+    );
+    state.nextStep = { module: 'prompter', args: {} };
+    return;
+  }
   if (vessel.output !== null && vessel.output !== undefined) {
     const issues = state.output === undefined ? [] : validateJson(state.output, vessel.output);
     if (issues.length === 0) {

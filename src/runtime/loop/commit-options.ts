@@ -24,13 +24,20 @@ export function commitOptions(
   chosenIndex: number,
   chosenMetadata: Partial<NodeMetadata> & { usage?: TokenUsage } = {},
 ): number {
-  const { options, usage } = discriminatorArgs(state);
+  const { options, usage, solutionError } = discriminatorArgs(state);
   const parent = state.head;
   let chosenId = -1;
   options.forEach((option, index) => {
     const chosen = index === chosenIndex;
     const metadata: NodeMetadata = chosen
-      ? { module: 'discriminator', chosen: true, option: index, usage, ...chosenMetadata }
+      ? {
+          module: 'discriminator',
+          chosen: true,
+          option: index,
+          usage,
+          ...(solutionError === undefined ? {} : { solutionError }),
+          ...chosenMetadata,
+        }
       : { module: 'discriminator', chosen: false, option: index };
     const node = appendNode(
       state,

@@ -63,10 +63,12 @@ export class JudgeDiscriminator implements StepModule {
         maxRepairs: agent.settings.maxRepairs,
         signal: agent.settings.signal,
         model: agent.settings.model,
+        run: agent.run,
       },
     );
     const verdict = result.solution as JudgeVerdict;
-    addRunUsage(agent.state, result.usage);
+    // With a run context the run counts the request from its events; a hand-built runtime here.
+    if (agent.run === undefined) addRunUsage(agent.state, result.usage);
     const { usage } = discriminatorArgs(agent.state);
     commitOptions(agent.state, verdict.choice - 1, {
       reason: verdict.reason,

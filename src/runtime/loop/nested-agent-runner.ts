@@ -68,19 +68,20 @@ export class NestedAgentRunner implements ModuleRunner {
       config,
     );
     const limits = { ...DEFAULT_NESTED_LIMITS, ...this.options.config?.nestedLimits };
-    await agent.load(
+    const run = agent.load(
       createInitialState({
         context: input.context,
         output: vesselOutput(input.schema),
         limits,
         chain: input.chain,
       }),
+      { signal: input.signal, parent: input.run },
     );
     let result;
     try {
-      result = await agent.run({ signal: input.signal });
+      result = await run.result();
     } finally {
-      if (agent.state !== undefined) input.onNestedRun?.(agent.state);
+      input.onNestedRun?.(run.state);
     }
     // activityErrors: 'throw' ended the nested run on an Activity's bug: end the parent's run too.
     if (result.error !== undefined) throw result.error;

@@ -5,6 +5,9 @@ import type { AgentRuntime } from './agent-runtime';
 import { vesselSchemaFor } from './vessel-schema-cache';
 import type { StepModule } from './step-module';
 import { addRunUsage } from './usage';
+import { InvalidSolutionError } from '../../errors/invalid-solution.error';
+import { EagerCallStarter } from './eager-calls';
+import type { StartedCalls } from './started-calls';
 
 /**
  * The default Generator (R-LOOP-2): one Request whose schema is the Vessel of the Toolkit's tools and
@@ -22,26 +25,47 @@ export class VesselGenerator implements StepModule {
       });
     }
     const { tools, schema } = await vesselSchemaFor(agent);
-    // The Prompter already ran the handler pipeline; its messages (and config) are sent as they are.
-    const result = await runRenderedRequest(
-      {
-        messages: step.args.messages,
-        schema,
-        config: { ...step.args.config, schemaName: step.args.config?.schemaName ?? 'vessel' },
-      },
-      {
-        provider: agent.provider,
-        handlers: settings.handlers,
-        maxRepairs: settings.maxRepairs,
-        signal: settings.signal,
-        model: settings.model,
-        temperature: settings.temperature,
-        n: settings.n,
-      },
-    );
+    const started = agent.startedCalls;
+    const eager =
+      started !== undefined && EagerCallStarter.applies(agent)
+        ? new EagerCallStarter(agent, schema, started)
+        : undefined;
+    let result;
+    try {
+      // The Prompter already ran the handler pipeline; its messages (and config) are sent as they are.
+      result = await runRenderedRequest(
+        {
+          messages: step.args.messages,
+          schema,
+          config: { ...step.args.config, schemaName: step.args.config?.schemaName ?? 'vessel' },
+        },
+        {
+          provider: agent.provider,
+          handlers: settings.handlers,
+          maxRepairs: settings.maxRepairs,
+          signal: settings.signal,
+          model: settings.model,
+          temperature: settings.temperature,
+          n: settings.n,
+          run: agent.run,
+          onDelta: eager === undefined ? undefined : (delta, index) => eager.write(delta, index),
+          // Once Calls of the solution started, the model sees their results before it tries again.
+          canRepair: () => (started?.size ?? 0) === 0,
+        },
+      );
+    } catch (error) {
+      if (started === undefined || started.size === 0) throw error;
+      if (!InvalidSolutionError.isInstance(error)) {
+        // The step fails: let the Calls that started finish before the run records the failure.
+        await started.settled();
+        throw error;
+      }
+      keepStartedCalls(agent, started, error);
+      return;
+    }
+    if (agent.run === undefined) addRunUsage(state, result.usage);
     const solutions = result.options.length > 0 ? result.options : [result.solution];
     const options = solutions.map((solution) => parseVessel(solution, tools));
-    addRunUsage(state, result.usage);
     state.usage.turns += 1;
     state.nextStep = {
       module: 'discriminator',
@@ -56,4 +80,30 @@ export class VesselGenerator implements StepModule {
       },
     };
   }
+}
+
+/**
+ * The solution failed validation after some of its Calls had started: they happened, so the turn
+ * becomes a Vessel of just those Calls (no output), whose results the Actor records, followed by the
+ * validation error; the next turn's request shows the model both (R-REQ-3 through the loop).
+ */
+function keepStartedCalls(
+  agent: AgentRuntime,
+  started: StartedCalls,
+  error: InvalidSolutionError,
+): void {
+  const { state } = agent;
+  const step = state.nextStep;
+  if (step.module !== 'generator') return;
+  const calls = started.renumber();
+  state.usage.turns += 1;
+  state.nextStep = {
+    module: 'discriminator',
+    args: {
+      options: [{ calls, output: null }],
+      messages: step.args.messages,
+      usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+      solutionError: error.toCallError(),
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import { InvalidSolutionError } from '../../errors/invalid-solution.error';
 import { RequestAbortedError } from '../../errors/request-aborted.error';
-import { SpanKind, type Attributes } from '@opentelemetry/api';
-import type { Provider, ProviderRequest, ProviderResponse, Usage } from '../../llm/provider';
+import type { Provider, Usage } from '../../llm/provider';
 import { UnparsedOption } from '../../llm/unparsed-option';
 import { addUsage, emptyUsage } from '../../llm/usage';
 import type { JSONSchema } from '../../protocol/json-schema';
@@ -10,7 +9,8 @@ import type { ChatMessage, Message } from '../../protocol/message';
 import type { MessageHandler, RequestConfig } from './message-handler';
 import { prepareRequest } from './prepare-request';
 import { repairPrompt } from './repair-prompt';
-import { contentJson, providerName, recordSpanUsage, recordsContent, withSpan } from '../tracing';
+import type { RunContext } from '../run-context';
+import { sendRequest } from './send-request';
 
 /** One Request: context + schema → solution (DESIGN §1). */
 export interface RequestInput {
@@ -38,6 +38,18 @@ export interface RequestOptions {
   temperature?: number;
   /** How many options to generate (default 1); repairs ask for one. */
   n?: number;
+  /**
+   * The run the request belongs to: it receives `request-start`, `solution-delta` (when observed)
+   * and `request-end` events, and its signal cancels the request when `signal` is not given.
+   */
+  run?: RunContext;
+  /** Receives the solution's text deltas as they arrive (the request then streams). */
+  onDelta?: (delta: string, index: number) => void;
+  /**
+   * Asked before each repair (R-REQ-3); `false` fails at once with `InvalidSolutionError` (the
+   * Generator does so when Calls of the invalid solution already started).
+   */
+  canRepair?: () => boolean;
 }
 
 /** What `runRequest` returns besides the solution. */
@@ -115,17 +127,22 @@ export async function runRenderedRequest(
   const firstMessages = draft.messages;
   let conversation = draft.messages;
   let usage = emptyUsage();
+  const signal = options.signal ?? options.run?.signal;
   for (let repairs = 0; ; repairs++) {
-    if (options.signal?.aborted) throw new RequestAbortedError({ cause: options.signal.reason });
-    const response = await generateTraced(options.provider, {
-      messages: conversation,
-      schema,
-      schemaName: config.schemaName,
-      n: repairs === 0 ? config.n : undefined,
-      model: config.model,
-      temperature: config.temperature,
-      signal: options.signal,
-    });
+    if (signal?.aborted) throw new RequestAbortedError({ cause: signal.reason });
+    const response = await sendRequest(
+      options.provider,
+      {
+        messages: conversation,
+        schema,
+        schemaName: config.schemaName,
+        n: repairs === 0 ? config.n : undefined,
+        model: config.model,
+        temperature: config.temperature,
+        signal,
+      },
+      { run: options.run, attempt: repairs, onDelta: options.onDelta },
+    );
     usage = addUsage(usage, response.usage);
     const checked = response.options.map((option) => check(schema, option));
     const valid = checked.filter((option) => option.issues.length === 0);
@@ -143,7 +160,7 @@ export async function runRenderedRequest(
       rawText: '',
       issues: [{ path: '', message: 'the provider returned no options' }],
     };
-    if (repairs >= maxRepairs) {
+    if (repairs >= maxRepairs || options.canRepair?.() === false) {
       throw new InvalidSolutionError({
         rawText: worst.rawText,
         issues: worst.issues,
@@ -157,53 +174,6 @@ export async function runRenderedRequest(
       repairPrompt(worst.issues, schemaName),
     ];
   }
-}
-
-/**
- * One model request as a `chat` span (GenAI conventions): provider, model, usage; the rendered
- * messages and the options only when the run opted in to content recording.
- */
-function generateTraced(provider: Provider, request: ProviderRequest): Promise<ProviderResponse> {
-  const attributes: Attributes = {
-    'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': providerName(provider.name),
-  };
-  if (request.model !== undefined) attributes['gen_ai.request.model'] = request.model;
-  if (request.temperature !== undefined) {
-    attributes['gen_ai.request.temperature'] = request.temperature;
-  }
-  if (request.n !== undefined && request.n !== 1)
-    attributes['gen_ai.request.choice.count'] = request.n;
-  return withSpan(
-    request.model === undefined ? 'chat' : `chat ${request.model}`,
-    attributes,
-    async (span) => {
-      if (recordsContent(span)) {
-        span.setAttribute('gen_ai.input.messages', contentJson(request.messages.map(chatPart)));
-      }
-      const response = await provider.generate(request);
-      recordSpanUsage(span, response.usage);
-      if (recordsContent(span)) {
-        const replies = response.options.map((option) => ({
-          role: 'assistant',
-          parts: [
-            {
-              type: 'text',
-              content: UnparsedOption.isInstance(option) ? option.rawText : contentJson(option),
-            },
-          ],
-        }));
-        span.setAttribute('gen_ai.output.messages', contentJson(replies));
-      }
-      return response;
-    },
-    { kind: SpanKind.CLIENT },
-  );
-}
-
-/** A chat message in the GenAI conventions' message shape (role + parts). */
-function chatPart(message: ChatMessage): unknown {
-  return { role: message.role, parts: [{ type: 'text', content: message.content }] };
 }
 
 /** Runs one Request and returns only its solution; see {@link runRequest}. */

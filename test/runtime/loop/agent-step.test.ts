@@ -19,39 +19,39 @@ describe('Agent.step and fixed states (R-LOOP-2, R-LOOP-3, R-LOOP-5)', () => {
       vessel([{ _tool: 'weather', city: 'Rome' }]),
       vessel([], 'sunny'),
     ]);
-    const state = await agent.start({ task: 'Weather in Rome?' });
-    expect(state.nextStep.module).toBe('prompter');
+    const run = agent.start({ task: 'Weather in Rome?' });
+    expect(run.state.nextStep.module).toBe('prompter');
 
-    expect((await agent.step()).module).toBe('generator');
+    expect((await run.step()).module).toBe('generator');
     expect(provider.requests).toHaveLength(0);
-    const generatorStep = agent.state!.nextStep;
+    const generatorStep = run.state.nextStep;
     expect(generatorStep.module === 'generator' && generatorStep.args.messages).toEqual([
       { role: 'user', content: 'Weather in Rome?' },
     ]);
 
-    expect((await agent.step()).module).toBe('discriminator');
+    expect((await run.step()).module).toBe('discriminator');
     expect(provider.requests).toHaveLength(1);
-    expect(agent.state!.nodes).toHaveLength(1);
+    expect(run.state.nodes).toHaveLength(1);
 
-    const actorStep = await agent.step();
+    const actorStep = await run.step();
     expect(actorStep).toEqual({ module: 'actor', args: { nodeId: 1 } });
-    expect(agent.state!.nodes[1]?.message).toEqual({
+    expect(run.state.nodes[1]?.message).toEqual({
       type: 'vessel',
       calls: [{ _tool: 'weather', city: 'Rome' }],
       output: null,
     });
 
-    expect((await agent.step()).module).toBe('prompter');
-    expect(agent.state!.nodes[2]?.message).toMatchObject({
+    expect((await run.step()).module).toBe('prompter');
+    expect(run.state.nodes[2]?.message).toMatchObject({
       type: 'result',
       output: { city: 'Rome', tempC: 21 },
     });
-    expect(agent.state!.nodes[2]?.metadata).toMatchObject({
+    expect(run.state.nodes[2]?.metadata).toMatchObject({
       module: 'actor',
       source: { nodeId: 1, callIndex: 0 },
     });
-    expect(agent.state!.usage.steps).toBe(4);
-    expect(agent.state!.usage.turns).toBe(1);
+    expect(run.state.usage.steps).toBe(4);
+    expect(run.state.usage.turns).toBe(1);
   });
 
   it('R-LOOP-3 a saved state with a hand-set nextStep runs from there (debugging by fixed states)', async () => {
@@ -68,12 +68,12 @@ describe('Agent.step and fixed states (R-LOOP-2, R-LOOP-3, R-LOOP-5)', () => {
     await saveState(file, saved);
 
     const second = scriptedAgent([vessel([], 'hi')]);
-    await second.agent.load(await loadState(file), { stateFile: file });
-    expect((await second.agent.step()).module).toBe('discriminator');
+    const secondRun = second.agent.load(await loadState(file), { stateFile: file });
+    expect((await secondRun.step()).module).toBe('discriminator');
     expect(second.provider.requests[0]?.messages).toEqual([
       { role: 'user', content: 'Only say hi.' },
     ]);
-    const result = await second.agent.run();
+    const result = await secondRun.result();
     expect(result.output).toBe('hi');
     expect((await loadState(file)).nextStep).toMatchObject({
       module: 'done',
@@ -89,13 +89,13 @@ describe('Agent.step and fixed states (R-LOOP-2, R-LOOP-3, R-LOOP-5)', () => {
       { module: 'user' },
     );
     state.nextStep = { module: 'actor', args: { nodeId: node.id } };
-    await third.agent.load(state);
-    expect((await third.agent.step()).module).toBe('prompter');
+    const thirdRun = third.agent.load(state);
+    expect((await thirdRun.step()).module).toBe('prompter');
     expect(state.nodes.at(-1)?.message).toMatchObject({
       type: 'result',
       output: { city: 'Paris' },
     });
-    expect((await third.agent.run()).output).toBe('Paris is mild');
+    expect((await thirdRun.result()).output).toBe('Paris is mild');
   });
 
   it('R-LOOP-5 a failing step leaves the last good state on disk, marked error with the pending step; resume retries it', async () => {

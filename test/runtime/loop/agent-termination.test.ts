@@ -31,9 +31,9 @@ describe('Agent termination (R-LOOP-3)', () => {
 
   it('R-LOOP-3 an invalid output goes back to the LLM as a result error; a valid one then ends the run', async () => {
     const { agent, provider } = scriptedAgent([vessel([], { summary: 'ok' })]);
-    await agent.start({ task: 'Say ok', output: answer });
+    const run = agent.start({ task: 'Say ok', output: answer });
     // A custom Generator could return anything: hand the Discriminator an option whose output is invalid.
-    agent.state!.nextStep = {
+    run.state.nextStep = {
       module: 'discriminator',
       args: {
         options: [{ calls: [], output: { summary: 42 } }],
@@ -41,7 +41,7 @@ describe('Agent termination (R-LOOP-3)', () => {
         usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
       },
     };
-    const result = await agent.run();
+    const result = await run.result();
     expect(result.stopReason).toBe('output');
     expect(result.output).toEqual({ summary: 'ok' });
     expect(promptText(provider, 0)).toContain('INVALID_OUTPUT');
@@ -69,7 +69,7 @@ describe('Agent termination (R-LOOP-3)', () => {
       args: { reason: 'max_turns', pending: { module: 'prompter', args: {} } },
     });
     expect(provider.requests).toHaveLength(1);
-    const resumed = await agent.run({ maxTurns: 5 });
+    const resumed = await agent.run({ state: stopped.state, maxTurns: 5 });
     expect(resumed.stopReason).toBe('output');
     expect(resumed.output).toBe('done');
     expect(resumed.usage.turns).toBe(3);

@@ -6,15 +6,15 @@ import { scriptedAgent, vessel, weatherTool } from './helpers';
 describe('BasicPrompter (R-LOOP-2, R-DATA-1, R-DATA-2)', () => {
   it('R-DATA-1 data messages along the path are merged and rendered once; results are included', async () => {
     const { agent } = scriptedAgent([]);
-    await agent.start({
+    const run = agent.start({
       context: [
         { type: 'system', text: 'You are helpful.' },
         { type: 'state', state: { city: 'Oslo', units: 'C' } },
       ],
       task: 'Go',
     });
-    await agent.step();
-    const step = agent.state!.nextStep;
+    await run.step();
+    const step = run.state.nextStep;
     if (step.module !== 'generator') throw new Error('expected the generator next');
     expect(step.args.messages[0]).toEqual({ role: 'system', content: 'You are helpful.' });
     expect(step.args.messages[1]?.content).toContain('## Data: ¶state');

@@ -62,8 +62,9 @@ describe('CallActor: human in the loop and failures (R-LOOP-4, R-CALL-5)', () =>
     const { agent } = scriptedAgent([vessel([{ _tool: 'weather', city: 'Oslo' }])], {
       config: { confirm: () => [] },
     });
-    await expect(agent.run({ task: 'x' })).rejects.toMatchObject({ code: 'INVALID_CONFIRMATION' });
-    expect(agent.state?.nextStep).toMatchObject({
+    const run = agent.start({ task: 'x' });
+    await expect(run.result()).rejects.toMatchObject({ code: 'INVALID_CONFIRMATION' });
+    expect(run.state.nextStep).toMatchObject({
       module: 'done',
       args: { reason: 'error', pending: { module: 'actor' } },
     });

@@ -1,0 +1,430 @@
+import { IdeactError } from '../../errors/ideact-error';
+import { StepFailedError } from '../../errors/step-failed.error';
+import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
+import { saveState } from '../state-store';
+import { createLimiter } from '../concurrency';
+import { RunContext, newRunId } from '../run-context';
+import type { RunEvent, RunEventListener } from '../run-event';
+import { callErrorOf } from '../request/send-request';
+import {
+  contentJson,
+  providerName,
+  recordSpanError,
+  recordSpanUsage,
+  recordsContent,
+  withSpan,
+} from '../tracing';
+import type { AgentConfig, AgentResult, ResumeOptions, StepModules } from './agent-options';
+import { DEFAULT_ACTOR_CONCURRENCY, DEFAULT_PROMPT_TOKEN_BUDGET } from './agent-options';
+import type { AgentRuntime, AgentSettings, CallRunner, ToolSource } from './agent-runtime';
+import type { AgentState, NextStep } from './agent-state';
+import { EventChannel } from './event-channel';
+import { StartedCalls } from './started-calls';
+import { collectFailedCalls, isActivityBug } from './failed-calls';
+import { markState, rollbackState, type StateMark } from './state-tree';
+import { limitConditions, stopWhen, type StopCondition } from './stop-conditions';
+import { recordRequestUsage, runEventUsage } from './usage';
+import type { Provider } from '../../llm/provider';
+import type { MessageHandler } from '../request/message-handler';
+
+/** What every run of an Agent shares: the immutable definition (services, options, modules). @internal */
+export interface RunDefinition {
+  provider: Provider;
+  toolkit: ToolSource;
+  executor: CallRunner;
+  handlers?: MessageHandler[];
+  maxRepairs?: number;
+  config: AgentConfig;
+  modules: StepModules;
+}
+
+/** How a run is opened: its options, where it saves, and (nested agents) the parent's context. @internal */
+export interface RunSetup {
+  options: ResumeOptions;
+  stateFile?: string;
+  /** The context of the module Call a nested agent runs in: its events flow through the parent's. */
+  parent?: RunContext;
+  /** True when the state is continued (loaded, resumed) rather than new. */
+  resumed: boolean;
+}
+
+/**
+ * One run of an Agent: its own state, id, abort signal, usage and events (issue 16). `agent.start()`
+ * returns it for step-by-step use; `agent.run()` and `agent.stream()` drive one to the end. Runs of
+ * one Agent never share anything mutable.
+ */
+export class Run {
+  /** The run's id (kept in `state.runId`, so a resumed run keeps it). */
+  readonly id: string;
+  private readonly current: AgentState;
+  private readonly definition: RunDefinition;
+  private readonly controller = new AbortController();
+  private readonly settings: AgentSettings;
+  private readonly runStops: StopCondition[];
+  private readonly context: RunContext;
+  private readonly listeners = new Set<RunEventListener>();
+  private readonly started: StartedCalls;
+  private readonly stateFile?: string;
+  private readonly resumed: boolean;
+  private lastGood: StateMark;
+  private saving: Promise<void> = Promise.resolve();
+  private opened?: Promise<void>;
+  private announced = false;
+  private ended = false;
+  private busy = false;
+  private outcome?: Promise<AgentResult>;
+
+  /** @internal Runs are made by `agent.start()`, `agent.run()`, `agent.stream()` and `agent.resume()`. */
+  constructor(definition: RunDefinition, state: AgentState, setup: RunSetup) {
+    this.definition = definition;
+    this.current = state;
+    this.id = state.runId ?? newRunId();
+    state.runId = this.id;
+    this.stateFile = setup.stateFile;
+    this.resumed = setup.resumed;
+    const options = setup.options;
+    const signal =
+      options.signal === undefined
+        ? this.controller.signal
+        : AbortSignal.any([options.signal, this.controller.signal]);
+    const config = definition.config;
+    this.settings = {
+      n: options.n ?? config.n ?? 1,
+      confirm: options.confirm ?? config.confirm,
+      signal,
+      handlers: definition.handlers,
+      maxRepairs: definition.maxRepairs,
+      model: config.model,
+      temperature: config.temperature,
+      promptTokenBudget: config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
+      concurrency: config.actorConcurrency ?? DEFAULT_ACTOR_CONCURRENCY,
+      activityErrors: config.activityErrors ?? 'feed',
+      eagerCalls: config.eagerCalls ?? true,
+    };
+    this.started = new StartedCalls(createLimiter(this.settings.concurrency));
+    this.runStops = [...(config.stopWhen ?? []), ...(options.stopWhen ?? [])];
+    const own: RunEventListener = (event) => this.handle(event);
+    this.context =
+      setup.parent === undefined
+        ? new RunContext({
+            runId: this.id,
+            path: [this.id],
+            sink: (event) => {
+              own(event);
+              this.dispatch(event);
+            },
+            signal,
+          })
+        : setup.parent.forNestedRun(this.id, { listener: own, signal });
+    this.lastGood = markState(state);
+  }
+
+  /** The run's state (plain JSON; between steps you may edit it, e.g. a hand-set `nextStep`). */
+  get state(): AgentState {
+    return this.current;
+  }
+
+  /** The run's abort signal (aborted by `abort()` or by the `signal` the run was given). */
+  get signal(): AbortSignal {
+    return this.settings.signal as AbortSignal;
+  }
+
+  /**
+   * Receives every event of this run and of its nested runs and module sub-requests, synchronously
+   * and in order; returns the function that stops it. A listener that throws is reported as a warning.
+   */
+  subscribe(listener: RunEventListener, options: { deltas?: boolean } = {}): () => void {
+    this.listeners.add(listener);
+    if (options.deltas !== false) this.observe();
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The events from now on as an async iterable that ends with the run (see `agent.stream()`). */
+  events(): AsyncIterable<RunEvent> {
+    const channel = new EventChannel<RunEvent>();
+    const unsubscribe = this.subscribe((event) => channel.push(event));
+    void this.result().then(
+      () => {
+        unsubscribe();
+        channel.end();
+      },
+      (error: unknown) => {
+        unsubscribe();
+        channel.fail(error);
+      },
+    );
+    return channel;
+  }
+
+  /** Stops the run at the next check (stop reason `aborted`, resumable); running Calls are cancelled. */
+  abort(reason?: unknown): void {
+    this.controller.abort(reason);
+  }
+
+  /**
+   * Runs exactly one module (the one `state.nextStep` names) and saves the state; returns the new
+   * `nextStep`. A failing module leaves the last good state (in memory and on disk), marked with the
+   * stop reason `error` (or `aborted`) and the failed step as `pending`, then rethrows the error
+   * (an error that is not an ideact error is wrapped in a `StepFailedError` whose `cause` it is).
+   */
+  async step(): Promise<NextStep> {
+    if (this.busy) {
+      throw new InvalidAgentStateError({
+        jsonPath: '',
+        reason: 'a step of this run is already running; await it before the next one',
+      });
+    }
+    this.busy = true;
+    try {
+      await this.open();
+      const next = await this.runStep();
+      if (next.module === 'done') this.announceEnd(undefined);
+      return next;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /**
+   * Runs until the run ends (R-LOOP-3) and resolves to its result; called again, returns the same
+   * promise. Failed Calls are in `result.failedCalls`; with `activityErrors: 'throw'` an Activity's
+   * bug resolves with stop reason `error` and `result.error` (other step errors reject).
+   */
+  result<TOutput = unknown>(): Promise<AgentResult<TOutput>> {
+    this.outcome ??= this.traced();
+    return this.outcome as Promise<AgentResult<TOutput>>;
+  }
+
+  /** Saves the state now (when the run has a state file); writes are serialized, newest state wins. */
+  checkpoint(): Promise<void> {
+    const state = this.current;
+    this.lastGood = markState(state);
+    const file = this.stateFile;
+    if (file === undefined) return Promise.resolve();
+    // Each save serializes the state as it is when the save runs, after the previous save finished.
+    const next = this.saving.then(() => saveState(file, state));
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Streams partial solutions from now on (someone reads `solution-delta` events). @internal */
+  observe(): void {
+    this.context.observe();
+  }
+
+  /** The first save and the `run-start` event, once. */
+  private open(): Promise<void> {
+    this.opened ??= (async () => {
+      await this.checkpoint();
+      this.context.emit({
+        type: 'run-start',
+        ...(this.current.task === undefined ? {} : { task: this.current.task }),
+        chain: [...this.current.chain],
+        resumed: this.resumed,
+      });
+      this.announced = true;
+    })();
+    return this.opened;
+  }
+
+  private async runStep(): Promise<NextStep> {
+    const state = this.current;
+    const step = state.nextStep;
+    if (step.module === 'done') return step;
+    const module = this.definition.modules[step.module];
+    this.lastGood = markState(state);
+    const started = Date.now();
+    try {
+      await module.run(this.runtime());
+    } catch (thrown) {
+      // Every error that leaves a run is an ideact error: a custom module's own bug is wrapped.
+      const error = IdeactError.isInstance(thrown)
+        ? thrown
+        : new StepFailedError({ step: step.module, cause: thrown });
+      rollbackState(state, this.lastGood);
+      state.usage.elapsedMs += Date.now() - started;
+      const aborted = this.settings.signal?.aborted === true;
+      const pending = state.nextStep.module === 'done' ? step : state.nextStep;
+      state.nextStep = {
+        module: 'done',
+        args: aborted
+          ? { reason: 'aborted', pending }
+          : { reason: 'error', pending, error: error.toCallError() },
+      };
+      this.started.clear();
+      await this.checkpoint();
+      if (aborted) return state.nextStep;
+      this.announceEnd(error);
+      throw error;
+    }
+    state.usage.steps += 1;
+    state.usage.elapsedMs += Date.now() - started;
+    await this.checkpoint();
+    this.context.emit({
+      type: 'step',
+      module: step.module,
+      next: state.nextStep.module,
+      usage: runEventUsage(state.usage),
+    });
+    return state.nextStep;
+  }
+
+  /**
+   * The run as an `invoke_agent` span (GenAI conventions): a nested agent's span is the child of the
+   * `execute_tool` span of its module Call, since the OpenTelemetry context carries the parent.
+   */
+  private traced(): Promise<AgentResult> {
+    const chain = this.current.chain;
+    const agentName = chain.length > 0 ? moduleName(chain[chain.length - 1]) : undefined;
+    const attributes: Record<string, string> = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.provider.name': providerName(this.definition.provider.name),
+      'gen_ai.conversation.id': this.id,
+    };
+    if (agentName !== undefined) attributes['gen_ai.agent.name'] = agentName;
+    const model = this.definition.config.model;
+    if (model !== undefined) attributes['gen_ai.request.model'] = model;
+    return withSpan(
+      agentName === undefined ? 'invoke_agent' : `invoke_agent ${agentName}`,
+      attributes,
+      async (span) => {
+        const result = await this.loop();
+        if (span.isRecording()) {
+          recordSpanUsage(span, result.usage);
+          span.setAttribute('ideact.stop_reason', result.stopReason);
+          const done = result.state.nextStep;
+          if (result.error !== undefined) recordSpanError(span, result.error);
+          else if (done.module === 'done' && done.args.error !== undefined) {
+            span.setAttribute('error.type', done.args.error.code);
+          }
+          if (recordsContent(span)) {
+            span.setAttribute('ideact.output', contentJson(result.output));
+          }
+        }
+        return result;
+      },
+      { trace: this.definition.config.trace },
+    );
+  }
+
+  private async loop(): Promise<AgentResult> {
+    if (this.busy) {
+      throw new InvalidAgentStateError({
+        jsonPath: '',
+        reason: 'a step of this run is running; await it before result()',
+      });
+    }
+    this.busy = true;
+    let activityBug: AgentResult['error'];
+    try {
+      await this.open();
+      for (;;) {
+        const state = this.current;
+        const step = state.nextStep;
+        if (step.module === 'done') break;
+        const reason = stopWhen(...limitConditions(state.limits), ...this.runStops)(state, {
+          signal: this.settings.signal,
+        });
+        if (reason !== undefined) {
+          state.nextStep = { module: 'done', args: { reason, pending: step } };
+          await this.checkpoint();
+          break;
+        }
+        try {
+          await this.runStep();
+        } catch (error) {
+          // runStep() already saved the state, stopped with reason `error`.
+          if (this.settings.activityErrors !== 'throw' || !isActivityBug(error)) throw error;
+          activityBug = error;
+          break;
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+    const state = this.current;
+    const done = state.nextStep as Extract<NextStep, { module: 'done' }>;
+    const result: AgentResult = {
+      output: done.args.output ?? null,
+      stopReason: done.args.reason,
+      state,
+      usage: state.usage,
+      failedCalls: collectFailedCalls(state),
+    };
+    if (activityBug !== undefined) result.error = activityBug;
+    this.announceEnd(activityBug);
+    return result;
+  }
+
+  /** The `run-end` event, once, when the run reached `done` (or a step threw). */
+  private announceEnd(error: unknown): void {
+    if (this.ended || !this.announced) return;
+    const done = this.current.nextStep;
+    if (done.module !== 'done' && error === undefined) return;
+    this.ended = true;
+    const event = {
+      type: 'run-end' as const,
+      stopReason: done.module === 'done' ? done.args.reason : 'error',
+      output: done.module === 'done' ? (done.args.output ?? null) : null,
+      usage: runEventUsage(this.current.usage),
+    };
+    const failure =
+      error !== undefined
+        ? callErrorOf(error)
+        : done.module === 'done'
+          ? done.args.error
+          : undefined;
+    this.context.emit(failure === undefined ? event : { ...event, error: failure });
+  }
+
+  /** What this run itself does with its events (and those of its nested runs and Calls). */
+  private handle(event: RunEvent): void {
+    if (event.type === 'request-end') recordRequestUsage(this.current, event);
+    else if (event.type === 'step' && event.runId === this.id) {
+      const onStep = this.definition.config.onStep;
+      if (onStep !== undefined) {
+        guarded(() =>
+          onStep({ module: event.module, state: this.current, depth: this.current.chain.length }),
+        );
+      }
+    }
+  }
+
+  /** Hands an event to the root run's listeners. */
+  private dispatch(event: RunEvent): void {
+    for (const listener of this.listeners) guarded(() => listener(event));
+  }
+
+  private runtime(): AgentRuntime {
+    return {
+      state: this.current,
+      provider: this.definition.provider,
+      toolkit: this.definition.toolkit,
+      executor: this.definition.executor,
+      settings: this.settings,
+      run: this.context,
+      startedCalls: this.started,
+      checkpoint: () => this.checkpoint(),
+    };
+  }
+}
+
+/** Runs a listener; its error becomes a process warning instead of breaking the run. */
+function guarded(listener: () => void): void {
+  try {
+    listener();
+  } catch (error) {
+    process.emitWarning(
+      `ideact: a run event listener threw: ${error instanceof Error ? error.message : String(error)}`,
+      { code: 'IDEACT_LISTENER_ERROR' },
+    );
+  }
+}
+
+/** A nested agent's name for traces: its module id's last segment without `.json` (`a.json` → `a`). */
+function moduleName(moduleId: string): string {
+  const segment = moduleId.slice(
+    Math.max(moduleId.lastIndexOf('/'), moduleId.lastIndexOf('\\')) + 1,
+  );
+  return segment.replace(/(\.idea)?\.json$/, '') || moduleId;
+}

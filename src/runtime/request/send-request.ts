@@ -1,0 +1,176 @@
+import { SpanKind, type Attributes, type Span } from '@opentelemetry/api';
+import { Allow, parse as parsePartialJson } from 'partial-json';
+import { IdeactError } from '../../errors/ideact-error';
+import type { Provider, ProviderRequest, ProviderResponse } from '../../llm/provider';
+import { streamFromProvider } from '../../llm/stream/stream-from-provider';
+import { UnparsedOption } from '../../llm/unparsed-option';
+import type { ChatMessage } from '../../protocol/message';
+import type { RunContext } from '../run-context';
+import { contentJson, providerName, recordSpanUsage, recordsContent, withSpan } from '../tracing';
+
+/** How one provider call reports itself: to the run's events, and to a streaming consumer. */
+export interface SendObserver {
+  /** The run the request belongs to; it gets `request-start`, `solution-delta` and `request-end`. */
+  run?: RunContext;
+  /** The repair round (0 = first attempt). */
+  attempt: number;
+  /**
+   * Receives every text delta as it arrives (the request then streams from the provider): the
+   * Generator's eager calls parse the Vessel as it is written.
+   */
+  onDelta?: (delta: string, index: number) => void;
+}
+
+/**
+ * One provider call as a `chat` span (GenAI conventions) and as run events. It streams when someone
+ * wants the text early (an `onDelta` hook, or a listener of `solution-delta` events); the response is
+ * the same either way (a streamed reply is validated exactly as `generate()`'s).
+ */
+export function sendRequest(
+  provider: Provider,
+  request: ProviderRequest,
+  observer: SendObserver = { attempt: 0 },
+): Promise<ProviderResponse> {
+  const attributes: Attributes = {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.provider.name': providerName(provider.name),
+  };
+  if (request.model !== undefined) attributes['gen_ai.request.model'] = request.model;
+  if (request.temperature !== undefined) {
+    attributes['gen_ai.request.temperature'] = request.temperature;
+  }
+  if (request.n !== undefined && request.n !== 1)
+    attributes['gen_ai.request.choice.count'] = request.n;
+  return withSpan(
+    request.model === undefined ? 'chat' : `chat ${request.model}`,
+    attributes,
+    async (span) => {
+      if (recordsContent(span)) {
+        span.setAttribute('gen_ai.input.messages', contentJson(request.messages.map(chatPart)));
+      }
+      const run = observer.run;
+      const requestId = run?.nextRequestId() ?? '';
+      run?.emit({
+        type: 'request-start',
+        requestId,
+        model: request.model,
+        provider: provider.name,
+        schemaName: request.schemaName,
+        attempt: observer.attempt,
+      });
+      let response: ProviderResponse;
+      try {
+        const streams = observer.onDelta !== undefined || run?.observed === true;
+        response = streams
+          ? await streamed(provider, request, observer, requestId)
+          : await provider.generate(request);
+      } catch (error) {
+        run?.emit({
+          type: 'request-end',
+          requestId,
+          model: request.model ?? provider.name ?? 'unknown',
+          usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+          error: callErrorOf(error),
+        });
+        throw error;
+      }
+      recordResponse(span, response);
+      if (run !== undefined) {
+        const end = {
+          type: 'request-end' as const,
+          requestId,
+          model: modelOf(provider, request, response),
+          usage: { ...response.usage },
+          ...(response.finishReasons === undefined
+            ? {}
+            : { finishReasons: [...response.finishReasons] }),
+        };
+        run.emit(end);
+      }
+      return response;
+    },
+    { kind: SpanKind.CLIENT },
+  );
+}
+
+/** The model a response is accounted to: as reported, else as asked for, else the provider. */
+export function modelOf(
+  provider: Provider,
+  request: ProviderRequest,
+  response?: ProviderResponse,
+): string {
+  return response?.model ?? request.model ?? provider.name ?? 'unknown';
+}
+
+/** Reads the provider's stream, reporting deltas (and partial JSON to observed runs) as they come. */
+async function streamed(
+  provider: Provider,
+  request: ProviderRequest,
+  observer: SendObserver,
+  requestId: string,
+): Promise<ProviderResponse> {
+  const stream = streamFromProvider(provider, request);
+  const texts: string[] = [];
+  const run = observer.run;
+  for await (const chunk of stream) {
+    if (chunk.type !== 'text-delta') continue;
+    const index = chunk.index ?? 0;
+    observer.onDelta?.(chunk.delta, index);
+    if (run?.observed === true) {
+      texts[index] = (texts[index] ?? '') + chunk.delta;
+      const partial = parsePartial(texts[index]);
+      run.emit({
+        type: 'solution-delta',
+        requestId,
+        index,
+        delta: chunk.delta,
+        ...(partial === undefined ? {} : { partial }),
+      });
+    }
+  }
+  return stream.response();
+}
+
+/** The text so far, parsed leniently; undefined while nothing parses yet. */
+function parsePartial(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return parsePartialJson(text, Allow.ALL);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Usage, finish reasons and (opted in) the options, on the `chat` span. */
+function recordResponse(span: Span, response: ProviderResponse): void {
+  recordSpanUsage(span, response.usage);
+  if (!span.isRecording()) return;
+  if (response.model !== undefined) span.setAttribute('gen_ai.response.model', response.model);
+  if (response.finishReasons !== undefined) {
+    span.setAttribute('gen_ai.response.finish_reasons', [...response.finishReasons]);
+  }
+  if (recordsContent(span)) {
+    const replies = response.options.map((option) => ({
+      role: 'assistant',
+      parts: [
+        {
+          type: 'text',
+          content: UnparsedOption.isInstance(option) ? option.rawText : contentJson(option),
+        },
+      ],
+    }));
+    span.setAttribute('gen_ai.output.messages', contentJson(replies));
+  }
+}
+
+/** An error as events carry it: `{ code, message }`. */
+export function callErrorOf(error: unknown): { code: string; message: string } {
+  if (IdeactError.isInstance(error)) return error.toCallError();
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'UNKNOWN_ERROR', message };
+}
+
+/** A chat message in the GenAI conventions' message shape (role + parts). */
+function chatPart(message: ChatMessage): unknown {
+  return { role: message.role, parts: [{ type: 'text', content: message.content }] };
+}
