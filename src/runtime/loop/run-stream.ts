@@ -1,5 +1,6 @@
 import type { RunEvent } from '../run-event';
 import type { AgentResult } from './agent-options';
+import { EventChannel } from './event-channel';
 import type { Run } from './run';
 
 /**
@@ -19,10 +20,21 @@ export interface RunStream<TOutput = unknown> extends AsyncIterable<RunEvent> {
 
 /** Streams `run`: subscribes before it starts, so no event is missed, then drives it to the end. @internal */
 export function streamRun<TOutput>(run: Run): RunStream<TOutput> {
-  const events = run.events();
+  const events = new EventChannel<RunEvent>();
+  const unsubscribe = run.subscribe((event) => events.push(event));
   const result = run.result<TOutput>();
-  // Reading only the events must not leave an unhandled rejection: the iteration throws it instead.
-  result.catch(() => undefined);
+  // The iteration ends with the run, or throws the error that ended it (then `result` rejects too,
+  // and reading only the events leaves no unhandled rejection).
+  result.then(
+    () => {
+      unsubscribe();
+      events.end();
+    },
+    (error: unknown) => {
+      unsubscribe();
+      events.fail(error);
+    },
+  );
   return {
     run,
     runId: run.id,

@@ -139,20 +139,19 @@ export class Run {
     return () => this.listeners.delete(listener);
   }
 
-  /** The events from now on as an async iterable that ends with the run (see `agent.stream()`). */
+  /**
+   * The events from now on as an async iterable that ends with this run's `run-end` event. It does
+   * not drive the run: step it, or call `result()` (`agent.stream()` does both for you).
+   */
   events(): AsyncIterable<RunEvent> {
     const channel = new EventChannel<RunEvent>();
-    const unsubscribe = this.subscribe((event) => channel.push(event));
-    void this.result().then(
-      () => {
+    const unsubscribe = this.subscribe((event) => {
+      channel.push(event);
+      if (event.type === 'run-end' && event.runId === this.id) {
         unsubscribe();
         channel.end();
-      },
-      (error: unknown) => {
-        unsubscribe();
-        channel.fail(error);
-      },
-    );
+      }
+    });
     return channel;
   }
 
@@ -171,7 +170,10 @@ export class Run {
     if (this.busy) {
       throw new InvalidAgentStateError({
         jsonPath: '',
-        reason: 'a step of this run is already running; await it before the next one',
+        reason:
+          this.outcome === undefined
+            ? 'a step of this run is already running; await it before the next one'
+            : 'result() is driving this run to its end; await it instead of stepping',
       });
     }
     this.busy = true;
@@ -191,6 +193,14 @@ export class Run {
    * bug resolves with stop reason `error` and `result.error` (other step errors reject).
    */
   result<TOutput = unknown>(): Promise<AgentResult<TOutput>> {
+    if (this.outcome === undefined && this.busy) {
+      return Promise.reject(
+        new InvalidAgentStateError({
+          jsonPath: '',
+          reason: 'a step of this run is running; await it before result()',
+        }),
+      );
+    }
     this.outcome ??= this.traced();
     return this.outcome as Promise<AgentResult<TOutput>>;
   }
@@ -308,12 +318,6 @@ export class Run {
   }
 
   private async loop(): Promise<AgentResult> {
-    if (this.busy) {
-      throw new InvalidAgentStateError({
-        jsonPath: '',
-        reason: 'a step of this run is running; await it before result()',
-      });
-    }
     this.busy = true;
     let activityBug: AgentResult['error'];
     try {
