@@ -17,6 +17,8 @@ export { StepFailedError } from './errors/step-failed.error';
 export { formatIssues } from './errors/validation-issue';
 export type { ValidationIssue } from './errors/validation-issue';
 export { UnresolvedReferenceError } from './errors/unresolved-reference.error';
+export { DependencyCycleError } from './errors/dependency-cycle.error';
+export { DependencyFailedError } from './errors/dependency-failed.error';
 export { InvalidSchemaError } from './errors/invalid-schema.error';
 export { UnsafePathError } from './errors/unsafe-path.error';
 export { InvalidOutputPathError } from './errors/invalid-output-path.error';
@@ -255,6 +257,9 @@ export type {
   FailedCall,
   ActivityErrorMode,
   LoadOptions,
+  ExecutePlanOptions,
+  PlannedCall,
+  PlanMode,
 } from './runtime/loop/agent-options';
 export type { TraceOptions } from './runtime/tracing';
 

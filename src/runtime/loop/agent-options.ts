@@ -1,12 +1,13 @@
 import type { ActivityFailedError } from '../../errors/activity-failed.error';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
+import type { Call } from '../../protocol/call';
 import type { AgentState, AgentUsage, StopReason } from './agent-state';
-import type { ConfirmCalls } from './confirm';
-import type { ActivityErrorMode } from './agent-runtime';
+import type { ConfirmCalls, ConfirmDecision } from './confirm';
+import type { ActivityErrorMode, PlanMode } from './agent-runtime';
 import type { StepModule } from './step-module';
 
-export type { ActivityErrorMode } from './agent-runtime';
+export type { ActivityErrorMode, PlanMode } from './agent-runtime';
 import type { StopCondition } from './stop-conditions';
 import type { TraceOptions } from '../tracing';
 import type { RunContext } from '../run-context';
@@ -67,6 +68,12 @@ export interface AgentConfig {
    * references resolve starts at once. Applies with one option per turn (`n: 1`).
    */
   eagerCalls?: boolean;
+  /**
+   * `'lazy'`: the model plans and nothing runs; each turn with Calls stops the run with reason
+   * `planned` and `result.plan`, to inspect or approve and then `agent.executePlan(result)`.
+   * `'eager'` (default): Calls run as they are planned.
+   */
+  planMode?: PlanMode;
   /** Limits of nested agents (R-MOD-5) run as modules; default: 10 turns each. */
   nestedLimits?: { maxTurns?: number; maxTokens?: number; maxTimeMs?: number };
   /**
@@ -112,12 +119,22 @@ export interface RunOptions {
   stateFile?: string;
   /** Extra stop conditions for this run. */
   stopWhen?: StopCondition[];
+  /** Plan mode of this run (overrides the agent's; see `AgentConfig.planMode`). */
+  planMode?: PlanMode;
   /**
    * Continue this state (e.g. `result.state` of a stopped run) instead of starting a new one: a
    * stopped run is reopened with the limits given here; a `task` after a finished run becomes a new
    * user message. `context`, `output` and `instances` are ignored (the state has its own).
    */
   state?: AgentState;
+}
+
+/** Options of `agent.executePlan(result)`: the plan's decisions, limits, hooks, where to save. */
+export interface ExecutePlanOptions extends ResumeOptions {
+  /** One decision per planned Call, in `result.plan` order (default: approve all). */
+  decisions?: ConfirmDecision[];
+  /** Where to save the state atomically after every step (R-LOOP-5). */
+  stateFile?: string;
 }
 
 /** Options of `agent.load(state)`: limits, hooks and where to save; the state is taken as it is. */
@@ -153,6 +170,14 @@ export interface FailedCall {
   chain?: string[];
 }
 
+/** One Call of a plan (plan mode `lazy`): its id and the Call as the model wrote it. */
+export interface PlannedCall {
+  /** `<vessel node id>:<index>`, as in events and `failedCalls`. */
+  callId: string;
+  /** The Call as written (`_tool`, params with `†` references unresolved, meta-fields). */
+  call: Call;
+}
+
 /** What a run returns. */
 export interface AgentResult<TOutput = unknown> {
   /** The final output (null when the run ended without one). */
@@ -167,6 +192,11 @@ export interface AgentResult<TOutput = unknown> {
    * that worked on this state), in the order they were recorded; empty when none failed.
    */
   failedCalls: FailedCall[];
+  /**
+   * Set when the run stopped with reason `planned` (plan mode `lazy`): the Calls the model planned,
+   * as written (references unresolved), in order. Approve and run them with `agent.executePlan(result)`.
+   */
+  plan?: PlannedCall[];
   /**
    * Set when `activityErrors: 'throw'` ended the run (stop reason `error`): the ActivityFailedError
    * whose `cause` is the Activity's original error. The state is saved; resuming feeds it to the LLM.

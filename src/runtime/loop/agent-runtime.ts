@@ -49,7 +49,15 @@ export interface AgentSettings {
   activityErrors?: ActivityErrorMode;
   /** Start each Call as soon as the model has written it (default true; see `AgentConfig.eagerCalls`). */
   eagerCalls?: boolean;
+  /** `lazy`: a turn's Calls wait for approval of the whole plan (stop reason `planned`); default `eager`. */
+  planMode?: PlanMode;
 }
+
+/**
+ * How a turn's solution is used (R-FLOW-5): `eager` (default) runs its Calls as they are planned;
+ * `lazy` stops the run with reason `planned` and `result.plan`, to run after approval.
+ */
+export type PlanMode = 'eager' | 'lazy';
 
 /**
  * The agent as a step module sees it: the mutable state plus the services of its container. Modules

@@ -4,6 +4,7 @@ import type { JSONSchema } from '../../protocol/json-schema';
 import type { RequestConfig } from '../request/message-handler';
 import type { ChatMessage, Message } from '../../protocol/message';
 import type { VesselSolution } from '../../protocol/vessel-solution';
+import type { ConfirmDecision } from './confirm';
 
 /** The version of the state file format; bumped on incompatible changes so old files fail loudly. */
 export const AGENT_STATE_VERSION = 1;
@@ -67,7 +68,7 @@ export interface AgentNode {
 
 /** Why a run stopped (typed; every reason except `output`/`no_calls` can be resumed). */
 export type StopReason =
-  'output' | 'no_calls' | 'max_turns' | 'max_tokens' | 'max_time' | 'aborted' | 'error';
+  'output' | 'no_calls' | 'max_turns' | 'max_tokens' | 'max_time' | 'aborted' | 'error' | 'planned';
 
 /** Prompter: no args; it reads the path from the root to `state.head`. */
 export interface PrompterStep {
@@ -100,7 +101,13 @@ export interface DiscriminatorStep {
 /** Actor: the Vessel node whose Calls to execute. */
 export interface ActorStep {
   module: 'actor';
-  args: { nodeId: number };
+  args: {
+    nodeId: number;
+    /** Set when a lazily planned Vessel was approved (plan mode `lazy`): its Calls may run. */
+    approved?: boolean;
+    /** Decisions for the Calls still to run (in order), stored by `agent.executePlan`; used instead of `confirm`. */
+    decisions?: ConfirmDecision[];
+  };
 }
 
 /** The run is over; `pending` is the step that was due when a limit, an abort or an error stopped it. */

@@ -8,6 +8,7 @@ import { loadState } from '../state-store';
 import type {
   AgentConfig,
   AgentResult,
+  ExecutePlanOptions,
   LoadOptions,
   ResumeOptions,
   RunOptions,
@@ -16,6 +17,7 @@ import type {
 import type { AgentSettings, CallRunner, ToolSource } from './agent-runtime';
 import type { AgentState } from './agent-state';
 import { BasicPrompter } from './basic-prompter';
+import { assertDecisions } from './confirm';
 import { CallActor } from './call-actor';
 import { FirstOptionDiscriminator } from './first-option-discriminator';
 import { Run, type RunDefinition } from './run';
@@ -137,7 +139,9 @@ export class Agent {
    */
   load(state: AgentState, options: LoadOptions = {}): Run {
     assertValidState(state);
-    return this.open(state, options, options.stateFile, true, options.parent);
+    // A nested agent's run (it has a parent) starts on a state the runner just made: it is new.
+    const resumed = options.parent === undefined;
+    return this.open(state, options, options.stateFile, resumed, options.parent);
   }
 
   /**
@@ -179,6 +183,36 @@ export class Agent {
   }
 
   /**
+   * Runs the plan a lazily planned run stopped at (plan mode `lazy`, stop reason `planned`,
+   * R-FLOW-5): `decisions` (one per `result.plan` entry, in order: approve, edit or reject) replace the
+   * `confirm` hook for these Calls and are saved with the state. The run then goes on; in plan mode
+   * `lazy` its next turn with Calls stops at the next plan.
+   */
+  executePlan<TOutput = unknown>(
+    planned: Pick<AgentResult, 'state'>,
+    options: ExecutePlanOptions = {},
+  ): Promise<AgentResult<TOutput>> {
+    const state = planned.state;
+    const done = state.nextStep;
+    const pending = done.module === 'done' ? done.args.pending : undefined;
+    if (done.module !== 'done' || done.args.reason !== 'planned' || pending?.module !== 'actor') {
+      return Promise.reject(
+        new InvalidAgentStateError({
+          jsonPath: '/nextStep',
+          reason: 'executePlan() needs a run that stopped with reason "planned" (plan mode lazy)',
+        }),
+      );
+    }
+    const { decisions, ...runOptions } = options;
+    if (decisions !== undefined) {
+      const count = plannedCount(state, pending.args.nodeId);
+      assertDecisions(decisions, count);
+      pending.args.decisions = structuredClone(decisions);
+    }
+    return this.run<TOutput>({ ...runOptions, state });
+  }
+
+  /**
    * A typed call (issue 7) outside any run: `agent.call(Lyricist, params)` checks the params against
    * the tool's types (never widened from them) and resolves to the output; always rejects with the
    * typed error when the Call fails, like `executor.call(Tool, params)`.
@@ -214,6 +248,17 @@ export class Agent {
     Object.assign(state.limits, pickLimits(options));
     return new Run(this.definition, state, { options, stateFile, parent, resumed });
   }
+}
+
+/** How many Calls of Vessel node `nodeId` have no result yet (the plan's length). */
+function plannedCount(state: AgentState, nodeId: number): number {
+  const node = state.nodes[nodeId];
+  if (node?.message.type !== 'vessel') return 0;
+  let recorded = 0;
+  for (let id = nodeId + 1; id < state.nodes.length; id++) {
+    if (state.nodes[id]?.metadata.source?.nodeId === nodeId) recorded += 1;
+  }
+  return node.message.calls.length - recorded;
 }
 
 /** Makes a stopped state runnable again: the pending step, or a new task after a finished run. */

@@ -1,5 +1,3 @@
-import type { ActivityFailedError } from '../../errors/activity-failed.error';
-import { CallRejectedError } from '../../errors/call-rejected.error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { InvalidOutputError } from '../../errors/invalid-output.error';
 import type { Call, CallError } from '../../protocol/call';
@@ -7,10 +5,11 @@ import { formatIssues, validateJson } from '../../protocol/json-validation';
 import type { Message } from '../../protocol/message';
 import { createLimiter } from '../concurrency';
 import type { AgentRuntime } from './agent-runtime';
-import type { AgentState, NodeMetadata, VesselMessage } from './agent-state';
+import type { AgentState, VesselMessage } from './agent-state';
 import { assertDecisions, type ConfirmDecision } from './confirm';
-import { isActivityBug } from './failed-calls';
-import { callParams, executeVesselCall } from './execute-vessel-call';
+import { callParams } from './execute-vessel-call';
+import type { StartedCall } from './started-calls';
+import { runVesselCalls } from './vessel-scheduler';
 import { appendNode, contextView, getNode } from './state-tree';
 import type { StepModule } from './step-module';
 
@@ -58,106 +57,97 @@ export class CallActor implements StepModule {
     }
     const vessel: VesselMessage = vesselNode.message;
     const completed = completedCalls(state, vesselNode.id);
-    const pending = vessel.calls
-      .map((call, index) => ({ call, index }))
-      .filter(({ index }) => !completed.has(index));
-    const context = contextView(state, vesselNode.id);
+    const pending = vessel.calls.map((_, index) => index).filter((index) => !completed.has(index));
 
-    const started = agent.startedCalls;
-    const early = pending.map(({ call, index }) => started?.take(index, call));
-    const needApproval = pending.filter((_, position) => early[position] === undefined);
-    let decisions: ConfirmDecision[] = pending.map(() => ({ approve: true }));
-    if (settings.confirm !== undefined && needApproval.length > 0) {
-      agent.run?.emit({
-        type: 'approval-requested',
-        calls: needApproval.map(({ call, index }) => ({
-          callId: `${vesselNode.id}:${index}`,
-          tool: String(call._tool),
-          params: callParams(call),
-        })),
-      });
-      const answer: unknown = await settings.confirm(
-        needApproval.map(({ call }) => structuredClone(call)),
-        structuredClone(context) as Message[],
-      );
-      assertDecisions(answer, needApproval.length);
-      let next = 0;
-      decisions = pending.map((_, position) =>
-        early[position] === undefined ? (answer[next++] as ConfirmDecision) : { approve: true },
-      );
+    // Plan mode 'lazy' (R-FLOW-5): nothing runs until the plan is approved (`agent.executePlan`).
+    if (settings.planMode === 'lazy' && step.args.approved !== true && pending.length > 0) {
+      state.nextStep = {
+        module: 'done',
+        args: {
+          reason: 'planned',
+          pending: { module: 'actor', args: { nodeId: vesselNode.id, approved: true } },
+        },
+      };
+      return;
     }
 
-    const limiter = started?.limiter ?? createLimiter(settings.concurrency);
-    let activityBug: ActivityFailedError | undefined;
-    await Promise.all(
-      pending.map(({ call, index }, position) => {
-        const record = async (): Promise<void> => {
-          // 'throw' mode: a bug already ends the run, so Calls not started yet wait for the resume.
-          const startedCall = early[position];
-          if (activityBug !== undefined && startedCall === undefined) return;
-          const decision = decisions[position] ?? { approve: true };
-          const metadata: NodeMetadata = {
-            module: 'actor',
-            source: { nodeId: vesselNode.id, callIndex: index },
-          };
-          let messages: Message[];
-          const callId = `${vesselNode.id}:${index}`;
-          if ('reject' in decision) {
-            const error = new CallRejectedError({ toolName: call._tool, reason: decision.reject });
-            messages = [{ type: 'result', call, error: error.toCallError() }];
-            metadata.rejected = true;
-            agent.run?.emit({
-              type: 'call-end',
-              callId,
-              tool: String(call._tool),
-              error: error.toCallError(),
-            });
-          } else {
-            const toRun = 'edit' in decision ? decision.edit : call;
-            if ('edit' in decision) metadata.originalCall = call;
-            const outcome = await (startedCall?.outcome ??
-              executeVesselCall(agent, toRun, context, callId, false));
-            messages = outcome.messages;
-            Object.assign(metadata, outcome.metadata);
-            if (startedCall !== undefined) metadata.eager = true;
-            if (settings.activityErrors === 'throw' && isActivityBug(outcome.failure)) {
-              activityBug ??= outcome.failure;
-            }
-          }
-          // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a
-          // resumed run has to execute it again.
-          if (settings.signal?.aborted) throw abortReason(settings.signal);
-          recordResult(state, messages, metadata);
-          await agent.checkpoint();
-        };
-        // Calls that started early already run; only the others wait for a slot.
-        return early[position] === undefined ? limiter.run(record) : record();
-      }),
-    );
+    const context = contextView(state, vesselNode.id);
+    const started = agent.startedCalls;
+    const early = new Map<number, StartedCall>();
+    for (const index of pending) {
+      const entry = started?.take(index, vessel.calls[index] as Call);
+      if (entry !== undefined) early.set(index, entry);
+    }
+    const needApproval = pending.filter((index) => !early.has(index));
+    const decisions = await decide(agent, vesselNode.id, vessel, needApproval, context);
+    const activityBug = await runVesselCalls({
+      agent,
+      nodeId: vesselNode.id,
+      calls: vessel.calls,
+      pending,
+      completed,
+      decisions,
+      early,
+      baseContext: context,
+      limiter: started?.limiter ?? createLimiter(settings.concurrency),
+    });
     started?.clear();
     if (activityBug !== undefined) throw activityBug;
     finishTurn(state, vessel, vesselNode.metadata.solutionError);
   }
 }
 
-/** Indices of the Vessel node's Calls that already have a result node (a resumed, interrupted Actor). */
-function completedCalls(state: AgentState, vesselNodeId: number): Set<number> {
-  const done = new Set<number>();
-  // Result nodes come after their Vessel node (nodes are append-only): scan only those.
-  for (let id = vesselNodeId + 1; id < state.nodes.length; id++) {
-    const source = state.nodes[id]?.metadata.source;
-    if (source?.nodeId === vesselNodeId) done.add(source.callIndex);
+/**
+ * One decision per Call that needs approval (R-LOOP-4): the decisions stored with an approved plan
+ * (`agent.executePlan(result, { decisions })`), else the `confirm` hook's, else approve all.
+ */
+async function decide(
+  agent: AgentRuntime,
+  nodeId: number,
+  vessel: VesselMessage,
+  indices: readonly number[],
+  context: readonly Message[],
+): Promise<Map<number, ConfirmDecision>> {
+  const decisions = new Map<number, ConfirmDecision>();
+  if (indices.length === 0) return decisions;
+  const step = agent.state.nextStep;
+  const stored = step.module === 'actor' ? step.args.decisions : undefined;
+  let answer: unknown;
+  if (stored !== undefined) {
+    answer = stored;
+  } else {
+    const confirm = agent.settings.confirm;
+    if (confirm === undefined) return decisions;
+    agent.run?.emit({
+      type: 'approval-requested',
+      calls: indices.map((index) => {
+        const call = vessel.calls[index] as Call;
+        return { callId: `${nodeId}:${index}`, tool: String(call._tool), params: callParams(call) };
+      }),
+    });
+    answer = await confirm(
+      indices.map((index) => structuredClone(vessel.calls[index] as Call)),
+      structuredClone(context) as Message[],
+    );
   }
-  return done;
+  assertDecisions(answer, indices.length);
+  indices.forEach((index, position) => decisions.set(index, answer[position] as ConfirmDecision));
+  return decisions;
 }
 
-/** Appends the result node, then its state patches, as a chain under the head. */
-function recordResult(state: AgentState, messages: Message[], metadata: NodeMetadata): void {
-  const [result, ...patches] = messages;
-  if (result === undefined) return;
-  const resultNode = appendNode(state, result, metadata);
-  for (const patch of patches)
-    appendNode(state, patch, { module: 'actor', patchOf: resultNode.id });
+/** Indices of the Vessel node's Calls that already have a result node, and whether each succeeded. */
+function completedCalls(state: AgentState, vesselNodeId: number): Map<number, boolean> {
+  const done = new Map<number, boolean>();
+  // Result nodes come after their Vessel node (nodes are append-only): scan only those.
+  for (let id = vesselNodeId + 1; id < state.nodes.length; id++) {
+    const node = state.nodes[id];
+    const source = node?.metadata.source;
+    if (source?.nodeId === vesselNodeId) {
+      const message = node?.message;
+      done.set(source.callIndex, message?.type === 'result' && message.error === undefined);
+    }
+  }
+  return done;
 }
 
 /** R-LOOP-3: a valid non-null output or no Calls ends the run; an invalid output goes back to the LLM. */
@@ -193,8 +183,4 @@ function finishTurn(state: AgentState, vessel: VesselMessage, solutionError: unk
     return;
   }
   state.nextStep = { module: 'prompter', args: {} };
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new Error('The run was aborted.');
 }

@@ -5,7 +5,6 @@ import type { JSONSchema } from '../../protocol/json-schema';
 import { validateJson } from '../../protocol/json-validation';
 import type { Message } from '../../protocol/message';
 import { isReferenceExpression } from '../../protocol/path-expression';
-import { resolveReferences } from '../../protocol/resolve-references';
 import type { AgentRuntime } from './agent-runtime';
 import { executeVesselCall } from './execute-vessel-call';
 import type { StartedCalls } from './started-calls';
@@ -14,8 +13,8 @@ import { contextView } from './state-tree';
 /**
  * Starts a Vessel's Calls while the model is still writing it (issue 16): the text deltas go through
  * a streaming JSON parser, and each Call whose object is complete starts at once when it validates on
- * its own against the Vessel schema, needs no approval (no `confirm` hook), and every `†` reference
- * it holds resolves now. The others wait for the Actor. @internal
+ * its own against the Vessel schema, needs no approval (no `confirm` hook) and holds no `†` reference
+ * (a later Call may write what it reads). The others wait for the Actor. @internal
  */
 export class EagerCallStarter {
   private readonly parser = new JSONParser({ paths: ['$.calls.*'], keepStack: false });
@@ -48,7 +47,12 @@ export class EagerCallStarter {
   /** True when the run may start Calls early at all: eager calls on, one option, no approvals. */
   static applies(agent: AgentRuntime): boolean {
     const settings = agent.settings;
-    return settings.eagerCalls !== false && settings.n === 1 && settings.confirm === undefined;
+    return (
+      settings.eagerCalls !== false &&
+      settings.planMode !== 'lazy' &&
+      settings.n === 1 &&
+      settings.confirm === undefined
+    );
   }
 
   /**
@@ -72,24 +76,14 @@ export class EagerCallStarter {
   private offer(call: Call, index: number): void {
     if (typeof call._tool !== 'string') return;
     if (validateJson(this.schema, { calls: [call], output: null }).length > 0) return;
-    if (!this.referencesResolve(call)) return;
+    // A reference may read what a later Call of this solution writes (R-FLOW-1): such a Call waits
+    // for the whole solution, and the Actor's dataflow schedule starts it when its inputs exist.
+    if (holdsReference(call)) return;
     const callId = `${this.nodeId}:${index}`;
     const outcome = this.started.limiter.run(() =>
       executeVesselCall(this.agent, call, this.context, callId, true),
     );
     this.started.add({ index, call, callId, outcome });
-  }
-
-  /** True when the Call holds no `†` reference, or every one resolves against the context now. */
-  private referencesResolve(call: Call): boolean {
-    if (!holdsReference(call)) return true;
-    const instance = typeof call._instance === 'string' ? call._instance : undefined;
-    try {
-      resolveReferences(call, this.context, instance);
-      return true;
-    } catch {
-      return false;
-    }
   }
 }
 

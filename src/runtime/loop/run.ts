@@ -14,7 +14,13 @@ import {
   recordsContent,
   withSpan,
 } from '../tracing';
-import type { AgentConfig, AgentResult, ResumeOptions, StepModules } from './agent-options';
+import type {
+  AgentConfig,
+  AgentResult,
+  PlannedCall,
+  ResumeOptions,
+  StepModules,
+} from './agent-options';
 import { DEFAULT_ACTOR_CONCURRENCY, DEFAULT_PROMPT_TOKEN_BUDGET } from './agent-options';
 import type { AgentRuntime, AgentSettings, CallRunner, ToolSource } from './agent-runtime';
 import type { AgentState, NextStep } from './agent-state';
@@ -100,6 +106,7 @@ export class Run {
       concurrency: config.actorConcurrency ?? DEFAULT_ACTOR_CONCURRENCY,
       activityErrors: config.activityErrors ?? 'feed',
       eagerCalls: config.eagerCalls ?? true,
+      planMode: options.planMode ?? config.planMode ?? 'eager',
     };
     this.started = new StartedCalls(createLimiter(this.settings.concurrency));
     this.runStops = [...(config.stopWhen ?? []), ...(options.stopWhen ?? [])];
@@ -356,6 +363,7 @@ export class Run {
       failedCalls: collectFailedCalls(state),
     };
     if (activityBug !== undefined) result.error = activityBug;
+    if (done.args.reason === 'planned') result.plan = plannedCalls(state);
     this.announceEnd(activityBug);
     return result;
   }
@@ -411,6 +419,23 @@ export class Run {
       checkpoint: () => this.checkpoint(),
     };
   }
+}
+
+/** The pending Calls of the Vessel a lazily planned run stopped at (plan mode `lazy`). */
+function plannedCalls(state: AgentState): PlannedCall[] {
+  const done = state.nextStep;
+  const pending = done.module === 'done' ? done.args.pending : undefined;
+  if (pending?.module !== 'actor') return [];
+  const node = state.nodes[pending.args.nodeId];
+  if (node?.message.type !== 'vessel') return [];
+  const recorded = new Set<number>();
+  for (let id = node.id + 1; id < state.nodes.length; id++) {
+    const source = state.nodes[id]?.metadata.source;
+    if (source?.nodeId === node.id) recorded.add(source.callIndex);
+  }
+  return node.message.calls.flatMap((call, index) =>
+    recorded.has(index) ? [] : [{ callId: `${node.id}:${index}`, call: structuredClone(call) }],
+  );
 }
 
 /** Runs a listener; its error becomes a process warning instead of breaking the run. */

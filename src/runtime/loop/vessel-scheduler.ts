@@ -1,0 +1,259 @@
+import type { ActivityFailedError } from '../../errors/activity-failed.error';
+import { CallRejectedError } from '../../errors/call-rejected.error';
+import { DependencyCycleError } from '../../errors/dependency-cycle.error';
+import { DependencyFailedError } from '../../errors/dependency-failed.error';
+import type { IdeactError } from '../../errors/ideact-error';
+import type { Call } from '../../protocol/call';
+import {
+  callDependencies,
+  dependencyCycles,
+  holdsReferences,
+  type CallDependencies,
+} from '../../protocol/call-dependencies';
+import { readTool } from '../../protocol/read-tool';
+import type { Message } from '../../protocol/message';
+import { resolveReferences } from '../../protocol/resolve-references';
+import type { Limiter } from '../concurrency';
+import type { AgentRuntime } from './agent-runtime';
+import type { AgentState, NodeMetadata } from './agent-state';
+import type { ConfirmDecision } from './confirm';
+import { executeVesselCall } from './execute-vessel-call';
+import { isActivityBug } from './failed-calls';
+import type { CallOutcome, StartedCall } from './started-calls';
+import { appendNode, contextView } from './state-tree';
+
+/** What {@link runVesselCalls} schedules: one Vessel node's Calls and what is known about them. @internal */
+export interface VesselRun {
+  agent: AgentRuntime;
+  /** The Vessel node's id (Call ids are `<nodeId>:<index>`). */
+  nodeId: number;
+  /** All Calls of the Vessel, by index. */
+  calls: readonly Call[];
+  /** Indices of the Calls to run now (those without a result yet). */
+  pending: readonly number[];
+  /** Calls recorded by an earlier (interrupted) Actor: index → whether they succeeded. */
+  completed: ReadonlyMap<number, boolean>;
+  /** The human decision per pending Call (approve when absent). */
+  decisions: ReadonlyMap<number, ConfirmDecision>;
+  /** Calls the Generator started while the model was writing (eager calls). */
+  early: ReadonlyMap<number, StartedCall>;
+  /** The context of Calls that wait for nothing: the conversation up to the Vessel. */
+  baseContext: readonly Message[];
+  limiter: Limiter;
+}
+
+type Readiness = { ready: true } | { ready: false } | { error: IdeactError };
+
+/**
+ * Runs a Vessel's Calls as a dataflow graph (R-FLOW-1..4): a Call whose `†` references read a path
+ * that another Call of the Vessel writes waits for that write (`a && b` for all, `a || b` for the
+ * first present alternative); the others start at once, in parallel (up to the limiter). Cycles and
+ * failed producers fail their Calls with typed errors. Each result is recorded (and checkpointed) as
+ * it completes. Returns the Activity bug that stops the run under `activityErrors: 'throw'`.
+ * @internal
+ */
+export async function runVesselCalls(input: VesselRun): Promise<ActivityFailedError | undefined> {
+  const { agent, calls, nodeId } = input;
+  const state = agent.state;
+  const settings = agent.settings;
+  const toRun = calls.map((call, index) => {
+    const decision = input.decisions.get(index);
+    return decision !== undefined && 'edit' in decision ? decision.edit : call;
+  });
+  const dependencies = holdsReferences(toRun)
+    ? callDependencies(toRun, { fixedOutputPath: await fixedOutputPaths(agent) })
+    : toRun.map(() => ({ expressions: [], dependsOn: [] }));
+  const finished = new Map<number, boolean>(input.completed);
+  const waiting = new Set(input.pending);
+  const inFlight = new Map<number, Promise<void>>();
+  let activityBug: ActivityFailedError | undefined;
+
+  const record = async (index: number, messages: Message[], extra: Partial<NodeMetadata>) => {
+    // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a
+    // resumed run has to execute it again.
+    if (settings.signal?.aborted) throw abortReason(settings.signal);
+    const metadata: NodeMetadata = {
+      module: 'actor',
+      source: { nodeId, callIndex: index },
+      ...extra,
+    };
+    recordResult(state, messages, metadata);
+    finished.set(index, messages[0]?.type === 'result' && messages[0].error === undefined);
+    await agent.checkpoint();
+  };
+
+  const fail = (index: number, error: IdeactError, extra: Partial<NodeMetadata> = {}) => {
+    const call = calls[index] as Call;
+    const callError = error.toCallError();
+    agent.run?.emit({
+      type: 'call-end',
+      callId: `${nodeId}:${index}`,
+      tool: String(call._tool),
+      error: callError,
+    });
+    return record(index, [{ type: 'result', call, error: callError }], extra);
+  };
+
+  const launch = (index: number): Promise<void> => {
+    const call = calls[index] as Call;
+    const callId = `${nodeId}:${index}`;
+    const decision = input.decisions.get(index) ?? { approve: true };
+    if ('reject' in decision) {
+      const error = new CallRejectedError({ toolName: call._tool, reason: decision.reject });
+      return fail(index, error, { rejected: true });
+    }
+    const extra: Partial<NodeMetadata> = 'edit' in decision ? { originalCall: call } : {};
+    const finish = async (outcome: CallOutcome, eager: boolean): Promise<void> => {
+      if (settings.activityErrors === 'throw' && isActivityBug(outcome.failure)) {
+        activityBug ??= outcome.failure;
+      }
+      await record(index, outcome.messages, {
+        ...extra,
+        ...outcome.metadata,
+        ...(eager ? { eager } : {}),
+      });
+    };
+    const started = input.early.get(index);
+    if (started !== undefined) return started.outcome.then((outcome) => finish(outcome, true));
+    // A Call that waited for others reads the context as it is now (their results recorded).
+    const context =
+      (dependencies[index]?.dependsOn.length ?? 0) > 0
+        ? contextView(state, state.head).slice()
+        : input.baseContext;
+    return input.limiter.run(async () => {
+      // 'throw' mode: a bug already ends the run, so Calls not started yet wait for the resume.
+      if (activityBug !== undefined) {
+        waiting.add(index);
+        return;
+      }
+      await finish(
+        await executeVesselCall(agent, toRun[index] as Call, context, callId, false),
+        false,
+      );
+    });
+  };
+
+  // Calls in a cycle can never start: they fail at once (their dependants then fail as dependants).
+  for (const cycle of dependencyCycles(dependencies)) {
+    const chain = [...cycle, cycle[0] as number].map(
+      (index) => `${nodeId}:${index} ${String(calls[index]?._tool)}`,
+    );
+    for (const index of cycle) {
+      if (!waiting.delete(index)) continue;
+      await fail(index, new DependencyCycleError({ toolName: String(calls[index]?._tool), chain }));
+    }
+  }
+
+  for (;;) {
+    let progressed = false;
+    for (const index of [...waiting]) {
+      if (activityBug !== undefined && !input.early.has(index)) break;
+      const readiness = readinessOf(index, toRun, dependencies, finished, state, calls, nodeId);
+      if ('ready' in readiness && !readiness.ready) continue;
+      waiting.delete(index);
+      progressed = true;
+      if ('error' in readiness) {
+        await fail(index, readiness.error);
+        continue;
+      }
+      const running = launch(index).finally(() => inFlight.delete(index));
+      inFlight.set(index, running);
+    }
+    if (progressed) continue;
+    if (inFlight.size === 0) break;
+    await Promise.race(inFlight.values());
+  }
+  // Calls still waiting here were skipped by 'throw' mode; they run when the run is resumed.
+  return activityBug;
+}
+
+/**
+ * Whether a Call may start: every reference expression has an alternative (in order) whose
+ * producers all finished and whose paths are present; an alternative with unfinished producers makes
+ * it wait; when no alternative is present and a producer failed, it fails naming that Call.
+ */
+function readinessOf(
+  index: number,
+  toRun: readonly Call[],
+  dependencies: readonly CallDependencies[],
+  finished: ReadonlyMap<number, boolean>,
+  state: AgentState,
+  calls: readonly Call[],
+  nodeId: number,
+): Readiness {
+  const own = dependencies[index];
+  if (own === undefined || own.dependsOn.length === 0) return { ready: true };
+  const call = toRun[index] as Call;
+  const instance = typeof call._instance === 'string' ? call._instance : undefined;
+  let context: readonly Message[] | undefined;
+  for (const expression of own.expressions) {
+    let present = false;
+    let failedProducer: number | undefined;
+    for (const group of expression.groups) {
+      if (group.producers.some((producer) => !finished.has(producer))) return { ready: false };
+      const failed = group.producers.find((producer) => finished.get(producer) === false);
+      if (failed !== undefined) {
+        failedProducer ??= failed;
+        continue;
+      }
+      context ??= contextView(state, state.head);
+      if (resolves(group.text, context, instance)) {
+        present = true;
+        break;
+      }
+    }
+    if (!present && failedProducer !== undefined) {
+      const failed = calls[failedProducer] as Call;
+      return {
+        error: new DependencyFailedError({
+          toolName: String(call._tool),
+          reference: expression.text,
+          failedCallId: `${nodeId}:${failedProducer}`,
+          failedTool: String(failed._tool),
+        }),
+      };
+    }
+    // Not present and no producer failed: the Call runs and reports UNRESOLVED_REFERENCE itself.
+  }
+  return { ready: true };
+}
+
+/** The output path each Tool fixes (`_outputPath: { const }`), looked up by a Call's `_tool`. */
+async function fixedOutputPaths(agent: AgentRuntime): Promise<(call: Call) => string | undefined> {
+  const fixed = new Map<string, string>();
+  for (const tool of await agent.toolkit.list()) {
+    try {
+      const info = readTool(tool);
+      if (info.outputPath.mode === 'fixed') fixed.set(info.name, info.outputPath.path);
+    } catch {
+      // A malformed tool fails its own Calls when they run.
+    }
+  }
+  return (call) => fixed.get(String(call._tool));
+}
+
+function resolves(
+  reference: string,
+  context: readonly Message[],
+  instance: string | undefined,
+): boolean {
+  try {
+    resolveReferences({ value: reference }, context, instance);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Appends the result node, then its state patches, as a chain under the head. */
+function recordResult(state: AgentState, messages: Message[], metadata: NodeMetadata): void {
+  const [result, ...patches] = messages;
+  if (result === undefined) return;
+  const resultNode = appendNode(state, result, metadata);
+  for (const patch of patches)
+    appendNode(state, patch, { module: 'actor', patchOf: resultNode.id });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new Error('The run was aborted.');
+}
