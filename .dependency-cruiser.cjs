@@ -7,6 +7,7 @@
  *   llm, codegen       ← providers; Idea → TypeScript
  *   runtime            ← executor, modules, agent loop
  *   decorators         ← records metadata, builds tool schemas
+ *   store              ← run stores (files, PostgreSQL) behind runtime's RunStore interface
  *   container          ← wires everything with typedi
  *   cli                ← the `ideact` command
  *   testing, index.ts  ← public entries
@@ -23,8 +24,9 @@ const below = {
   codegen: ['protocol'],
   runtime: ['llm', 'codegen'],
   decorators: ['runtime'],
+  store: ['runtime'],
   container: ['decorators'],
-  cli: ['container'],
+  cli: ['container', 'store'],
   testing: ['llm'],
 };
 

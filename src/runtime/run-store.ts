@@ -1,0 +1,118 @@
+import type { AgentLimits, AgentNode, AgentState, AgentUsage, NextStep } from './loop/agent-state';
+
+/**
+ * Where runs live between processes (issue 18): a run is created with its first state, then grows by
+ * journal entries (one commit per step, call starts and ends), and is loaded back as its latest state.
+ * `FileRunStore` (a folder per run, no server) and `PostgresRunStore` implement it; so can you.
+ */
+export interface RunStore {
+  /** Records a new run with its initial state. Rejects when a run with that id exists. */
+  create(header: RunHeader, state: AgentState): Promise<void>;
+  /** Appends journal entries in order; resolves once they are durable (one fsync / one transaction). */
+  append(runId: string, entries: readonly JournalEntry[]): Promise<void>;
+  /** The run's header, latest state and open Calls; undefined when the store has no such run. */
+  load(runId: string): Promise<StoredRun | undefined>;
+  /** Runs, newest first, optionally filtered. */
+  list(filter?: RunFilter): Promise<RunSummary[]>;
+  /** Removes a run and everything stored for it (its nested runs too). */
+  delete(runId: string): Promise<void>;
+  /** Releases connections or file handles (a no-op for stores that hold none). */
+  close?(): Promise<void>;
+}
+
+/** A run's status as stores and `ideact runs` show it. */
+export type RunStatus =
+  'running' | 'awaiting_approval' | 'planned' | 'completed' | 'stopped' | 'failed' | 'cancelled';
+
+/** What a store keeps about a run besides its state. */
+export interface RunHeader {
+  runId: string;
+  /** For a nested agent's run: the run whose Call started it. */
+  parentRunId?: string;
+  /** For a nested agent's run: the id of the module Call (in the parent) that started it. */
+  parentCallId?: string;
+  /** The task the run started with, if any. */
+  task?: string;
+  /** ISO time the run was created. */
+  createdAt: string;
+}
+
+/** A row of `store.list()`. */
+export interface RunSummary extends RunHeader {
+  status: RunStatus;
+  /** The stop reason once the run stopped. */
+  stopReason?: string;
+  /** ISO time of the last journal entry. */
+  updatedAt: string;
+}
+
+/** Filters of `store.list()`. */
+export interface RunFilter {
+  status?: RunStatus | RunStatus[];
+  /** Only the nested runs of this run (`null`: only top-level runs). */
+  parentRunId?: string | null;
+  /** At most this many (newest first). */
+  limit?: number;
+}
+
+/** A Call that started (journal) and has no recorded end: on resume it runs again, `attempt + 1`. */
+export interface OpenCall {
+  callId: string;
+  /** How many times it was started (1 = once). */
+  attempt: number;
+}
+
+/** What `store.load()` returns. */
+export interface StoredRun {
+  header: RunHeader;
+  status: RunStatus;
+  state: AgentState;
+  /** Attempts recorded per Call id (started, whether or not they ended). */
+  attempts: Record<string, number>;
+  /** Calls started without a recorded end (a crash between start and end). */
+  openCalls: OpenCall[];
+}
+
+/**
+ * One step's changes to the state: the nodes appended since the previous commit (from index `from`,
+ * nodes past it in the stored state are dropped: a rolled-back step), and the small fields, replaced.
+ */
+export interface CommitEntry {
+  type: 'commit';
+  /** Index of the first node in `nodes`; the stored state keeps nodes before it and drops the rest. */
+  from: number;
+  nodes: AgentNode[];
+  head: number | null;
+  nextStep: NextStep;
+  usage: AgentUsage;
+  limits: AgentLimits;
+  status: RunStatus;
+  /** ISO time. */
+  time: string;
+}
+
+/** A Call started (attempt n), so a crash before its end makes a resume run it again with n + 1. */
+export interface CallStartEntry {
+  type: 'call-start';
+  callId: string;
+  attempt: number;
+  time: string;
+}
+
+/** A Call ended; its result is in the next commit. */
+export interface CallEndEntry {
+  type: 'call-end';
+  callId: string;
+  ok: boolean;
+  time: string;
+}
+
+/** The run's status changed outside a step (e.g. `ideact runs cancel`). */
+export interface StatusEntry {
+  type: 'status';
+  status: RunStatus;
+  time: string;
+}
+
+/** One line of a run's journal. */
+export type JournalEntry = CommitEntry | CallStartEntry | CallEndEntry | StatusEntry;
