@@ -50,12 +50,13 @@ export function sendRequest(
       }
       const run = observer.run;
       const requestId = run?.nextRequestId() ?? '';
+      // Unset fields are left out, not `undefined`: events are plain JSON (they round-trip).
       run?.emit({
         type: 'request-start',
         requestId,
-        model: request.model,
-        provider: provider.name,
-        schemaName: request.schemaName,
+        ...(request.model === undefined ? {} : { model: request.model }),
+        ...(provider.name === undefined ? {} : { provider: provider.name }),
+        ...(request.schemaName === undefined ? {} : { schemaName: request.schemaName }),
         attempt: observer.attempt,
       });
       let response: ProviderResponse;
