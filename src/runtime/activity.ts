@@ -17,6 +17,18 @@ export interface ActivityContext {
   instance?: string;
   /** The Call as the LLM (or code) wrote it, references unresolved. */
   call: Call;
+  /**
+   * The Call's id, unique in its run and the same when a resumed run executes it again: use it as
+   * an idempotency key for side effects (`<vessel node id>:<index>` in the agent loop).
+   */
+  callId: string;
+  /** The run the Call belongs to (absent for a Call made outside any run, e.g. `executor.call`). */
+  runId?: string;
+  /**
+   * 1 for the first execution; more when a crash interrupted an earlier execution after it started
+   * and before its result was recorded (at-least-once: check `callId` before repeating a side effect).
+   */
+  attempt: number;
 }
 
 /**

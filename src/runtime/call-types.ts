@@ -54,8 +54,13 @@ export interface CallOptions {
    * message), so the agent loop can keep the original stack and stop on an Activity's bug.
    */
   onError?: (error: IdeactError) => void;
-  /** Identifies the Call in traces (`gen_ai.tool.call.id`); the agent loop passes `<vessel node id>:<index>` (as in `failedCalls`). */
+  /**
+   * Identifies the Call in traces (`gen_ai.tool.call.id`) and to its Activity (`ActivityContext.callId`);
+   * the agent loop passes `<vessel node id>:<index>` (as in `failedCalls`). Generated when absent.
+   */
   callId?: string;
+  /** Which execution of the Call this is (1 unless a crash interrupted an earlier one); default 1. */
+  attempt?: number;
 }
 
 /** The outcome of one Call: the messages to append, and the output or the (typed) error. @internal */
@@ -76,4 +81,6 @@ export interface PreparedCall {
   instance?: string;
   /** The Activity name, `''` for latent. */
   activity: string;
+  /** The Call's id, run and attempt, handed to its Activity. */
+  identity: { callId: string; runId?: string; attempt: number };
 }

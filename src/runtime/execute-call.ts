@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CallCancelledError } from '../errors/call-cancelled.error';
 import { CallFailedError } from '../errors/call-failed.error';
 import { IdeactError } from '../errors/ideact-error';
@@ -76,7 +77,7 @@ async function runCall(
     }
     const info = readTool(tool);
     outputPath = chooseOutputPath(info, call);
-    const prepared = prepare(env, call, tool, info, context, instance);
+    const prepared = prepare(env, call, tool, info, context, instance, identityOf(options));
     const reports = { run: usageReporting(options), onNestedRun: options.onNestedRun };
     output = await abortable(dispatch(env, prepared, context, signal, reports), signal, info.name);
     if (output === undefined) output = null;
@@ -85,6 +86,16 @@ async function runCall(
     return reportError(finish(call, { error: typed }, outputPath, instance), options);
   }
   return reportError(finish(call, { output }, outputPath, instance), options);
+}
+
+/** The Call's id (generated outside the agent loop), run and attempt, for its Activity. */
+function identityOf(options: CallOptions): PreparedCall['identity'] {
+  const identity: PreparedCall['identity'] = {
+    callId: options.callId ?? `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+    attempt: options.attempt ?? 1,
+  };
+  if (options.run !== undefined) identity.runId = options.run.runId;
+  return identity;
 }
 
 /** The Call's run context, with `onUsage` (an adapter over `request-end` events) attached. */
@@ -156,6 +167,7 @@ function prepare(
   info: ToolInfo,
   context: readonly Message[],
   instance: string | undefined,
+  identity: PreparedCall['identity'],
 ): PreparedCall {
   const raw: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(call)) {
@@ -164,7 +176,7 @@ function prepare(
   const params = resolveReferences(raw, context, instance);
   const kinds = importedKinds(info, call);
   const activity = resolveActivityName(env, tool);
-  const prepared: PreparedCall = { call, tool, info, params, activity };
+  const prepared: PreparedCall = { call, tool, info, params, activity, identity };
   if (instance !== undefined) prepared.instance = instance;
   if (kinds !== undefined) prepared.imports = selectImports(context, kinds, instance);
   return prepared;

@@ -77,6 +77,7 @@ export async function runActivity(
       signal,
       instance: prepared.instance,
       call: prepared.call,
+      ...prepared.identity,
     });
   } catch (error) {
     if (IdeactError.isInstance(error)) throw error;

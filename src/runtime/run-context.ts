@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RunEvent, RunEventListener, RunEventPayload } from './run-event';
+import type { RunStore } from './run-store';
 
 /** Milliseconds since the epoch from the monotonic clock, so event times never go backwards. */
 export function monotonicTime(): number {
@@ -24,6 +25,8 @@ export class RunContext {
   readonly path: readonly string[];
   /** Aborted when the run (or the Call the work belongs to) is cancelled. */
   readonly signal?: AbortSignal;
+  /** Where the run is stored, so nested runs are stored beside it (linked by parent id). */
+  readonly store?: RunStore;
   private readonly sink: RunEventListener;
   /** Shared by a run's contexts, so observing the root turns on deltas everywhere below it. */
   private readonly flags: { observed: boolean };
@@ -35,12 +38,14 @@ export class RunContext {
     sink: RunEventListener;
     signal?: AbortSignal;
     flags?: { observed: boolean };
+    store?: RunStore;
   }) {
     this.runId = options.runId;
     this.path = Object.freeze([...options.path]);
     this.sink = options.sink;
     this.signal = options.signal;
     this.flags = options.flags ?? { observed: false };
+    this.store = options.store;
   }
 
   /** True when someone reads `solution-delta` events, so requests stream and parse partial JSON. */
@@ -109,6 +114,7 @@ export class RunContext {
             },
       signal: options.signal ?? this.signal,
       flags: this.flags,
+      store: this.store,
     });
   }
 }

@@ -8,8 +8,13 @@ import type { AgentLimits, AgentNode, AgentState, AgentUsage, NextStep } from '.
 export interface RunStore {
   /** Records a new run with its initial state. Rejects when a run with that id exists. */
   create(header: RunHeader, state: AgentState): Promise<void>;
-  /** Appends journal entries in order; resolves once they are durable (one fsync / one transaction). */
+  /**
+   * Appends journal entries in order; resolves once they survive the process being killed (written
+   * to the file / committed). Machine-crash durability may be deferred and batched: see `flush`.
+   */
   append(runId: string, entries: readonly JournalEntry[]): Promise<void>;
+  /** Resolves once everything appended so far survives a machine crash (fsync); a run awaits it at its end. */
+  flush?(): Promise<void>;
   /** The run's header, latest state and open Calls; undefined when the store has no such run. */
   load(runId: string): Promise<StoredRun | undefined>;
   /** Runs, newest first, optionally filtered. */

@@ -11,6 +11,7 @@ export type { ActivityErrorMode, PlanMode } from './agent-runtime';
 import type { StopCondition } from './stop-conditions';
 import type { TraceOptions } from '../tracing';
 import type { RunContext } from '../run-context';
+import type { RunStore } from '../run-store';
 
 /** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 100_000;
@@ -74,6 +75,12 @@ export interface AgentConfig {
    * `'eager'` (default): Calls run as they are planned.
    */
   planMode?: PlanMode;
+  /**
+   * Where runs are stored (issue 18): each step is journaled, so `agent.resume(runId)` continues a
+   * run in any process. Without one, a run lives in memory (resumable by id in this process while
+   * unfinished). `FileRunStore` needs no server; `PostgresRunStore` serves many machines.
+   */
+  store?: RunStore;
   /** Limits of nested agents (R-MOD-5) run as modules; default: 10 turns each. */
   nestedLimits?: { maxTurns?: number; maxTokens?: number; maxTimeMs?: number };
   /**
@@ -121,6 +128,8 @@ export interface RunOptions {
   stopWhen?: StopCondition[];
   /** Plan mode of this run (overrides the agent's; see `AgentConfig.planMode`). */
   planMode?: PlanMode;
+  /** Where this run is stored (overrides the agent's `store`). */
+  store?: RunStore;
   /**
    * Continue this state (e.g. `result.state` of a stopped run) instead of starting a new one: a
    * stopped run is reopened with the limits given here; a `task` after a finished run becomes a new
@@ -180,6 +189,8 @@ export interface PlannedCall {
 
 /** What a run returns. */
 export interface AgentResult<TOutput = unknown> {
+  /** The run's id (`agent.resume(runId)` continues it; its events carry it). */
+  runId: string;
   /** The final output (null when the run ended without one). */
   output: TOutput | null;
   /** Why the run stopped. */

@@ -77,6 +77,11 @@ export interface AgentRuntime {
   readonly run?: RunContext;
   /** Calls the Generator started while the model was writing; the Actor takes their outcomes. @internal */
   readonly startedCalls?: StartedCalls;
+  /**
+   * Numbers a Call's start (1, 2… across resumes of the run) and journals it before it runs; the
+   * Activity gets the attempt with its `callId` as an idempotency key. Absent outside a Run.
+   */
+  callStarting?(callId: string): Promise<number>;
   /** Saves the state now when the run has a state file; a no-op otherwise. */
   checkpoint(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
+import { RunNotFoundError } from '../../errors/run-not-found.error';
 import type { Provider } from '../../llm/provider';
 import type { Call } from '../../protocol/call';
 import type { Message } from '../../protocol/message';
@@ -63,6 +64,8 @@ export interface AgentServices {
 export class Agent {
   private readonly definition: RunDefinition;
   private release?: () => void | Promise<void>;
+  /** Runs of this agent without a store that stopped unfinished, by id (resumable in this process). */
+  private readonly unfinished = new Map<string, AgentState>();
 
   constructor(services: AgentServices, config: AgentConfig = {}) {
     const modules: StepModules = {
@@ -231,11 +234,40 @@ export class Agent {
     return (executor as TypedCallRunner).call<TInput, TOutput>(tool, params, []);
   }
 
-  /** Opens the run saved in `stateFile` without running it (see {@link Agent.resume}). */
-  async resumeRun(stateFile: string, options: ResumeOptions = {}): Promise<Run> {
-    const state = await loadState(stateFile);
+  /**
+   * Opens a stored run without running it (see {@link Agent.resume}): `runId` is looked up in the
+   * store (`options.store`, else the agent's), or, without a store, among this process's unfinished
+   * runs; a path ending in `.json` names a state file (the older form).
+   */
+  async resumeRun(runId: string, options: ResumeOptions = {}): Promise<Run> {
+    if (isStateFile(runId)) {
+      const state = await loadState(runId);
+      reopen(state, options);
+      return this.open(state, options, runId, true);
+    }
+    const store = options.store ?? this.definition.config.store;
+    if (store !== undefined) {
+      const stored = await store.load(runId);
+      if (stored === undefined) throw new RunNotFoundError({ runId, store: 'the run store' });
+      reopen(stored.state, options);
+      Object.assign(stored.state.limits, pickLimits(options));
+      return new Run(this.definition, stored.state, {
+        options,
+        resumed: true,
+        store,
+        stored: true,
+        attempts: stored.attempts,
+      });
+    }
+    const state = this.unfinished.get(runId);
+    if (state === undefined)
+      throw new RunNotFoundError({
+        runId,
+        store:
+          "this process's unfinished runs (a run without a store resumes only in the process that ran it; give the agent a store, e.g. new FileRunStore(), to resume it anywhere)",
+      });
     reopen(state, options);
-    return this.open(state, options, stateFile, true);
+    return this.open(state, options, undefined, true);
   }
 
   private open(
@@ -246,8 +278,29 @@ export class Agent {
     parent?: RunContext,
   ): Run {
     Object.assign(state.limits, pickLimits(options));
-    return new Run(this.definition, state, { options, stateFile, parent, resumed });
+    const store =
+      parent === undefined ? (options.store ?? this.definition.config.store) : undefined;
+    return new Run(this.definition, state, {
+      options,
+      stateFile,
+      parent,
+      resumed,
+      store,
+      // Without a store, an unfinished run stays resumable by id in this process (and only it).
+      remember:
+        store === undefined && parent === undefined
+          ? (id, ended) => {
+              if (ended === undefined) this.unfinished.delete(id);
+              else this.unfinished.set(id, ended);
+            }
+          : undefined,
+    });
   }
+}
+
+/** True for a state file path (the older resume form), false for a run id. */
+function isStateFile(target: string): boolean {
+  return target.endsWith('.json') || target.includes('/') || target.includes('\\');
 }
 
 /** How many Calls of Vessel node `nodeId` have no result yet (the plan's length). */

@@ -31,6 +31,8 @@ export async function executeVesselCall(
 ): Promise<CallOutcome> {
   const run = agent.run;
   const tool = String(call._tool);
+  // Journaled before it runs: a crash from here on makes a resume run it again, attempt + 1.
+  const attempt = (await agent.callStarting?.(callId)) ?? 1;
   const start = { type: 'call-start' as const, callId, tool, params: callParams(call), eager };
   run?.emit(typeof call._instance === 'string' ? { ...start, instance: call._instance } : start);
   let callUsage = emptyUsage();
@@ -42,6 +44,7 @@ export async function executeVesselCall(
   const messages = await agent.executor.call(call, context, {
     signal: agent.settings.signal,
     callId,
+    attempt,
     run: run?.forCall(callId, {
       listener: (event: RunEvent) => {
         if (event.type === 'request-end') countUsage(event.usage);

@@ -2,6 +2,8 @@ import { IdeactError } from '../../errors/ideact-error';
 import { StepFailedError } from '../../errors/step-failed.error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { saveState } from '../state-store';
+import type { RunStore } from '../run-store';
+import { commitEntry, statusOf } from './run-journal';
 import { createLimiter } from '../concurrency';
 import { RunContext, newRunId } from '../run-context';
 import type { RunEvent, RunEventListener } from '../run-event';
@@ -52,6 +54,14 @@ export interface RunSetup {
   parent?: RunContext;
   /** True when the state is continued (loaded, resumed) rather than new. */
   resumed: boolean;
+  /** Where the run is stored (its journal); nested runs use their parent's. */
+  store?: RunStore;
+  /** True when the store already holds this run (resumed from it), so it is not created again. */
+  stored?: boolean;
+  /** How often each Call was started before (from the store's journal), for `attempt` numbers. */
+  attempts?: Record<string, number>;
+  /** Told when the run ends: its state when it stopped unfinished (resumable), undefined when completed. */
+  remember?: (runId: string, state: AgentState | undefined) => void;
 }
 
 /**
@@ -74,6 +84,12 @@ export class Run {
   private readonly resumed: boolean;
   private lastGood: StateMark;
   private saving: Promise<void> = Promise.resolve();
+  private readonly store?: RunStore;
+  private readonly stored: boolean;
+  private readonly attempts: Record<string, number>;
+  private readonly remember?: RunSetup['remember'];
+  /** Nodes the store holds (the next commit sends the rest); a rollback lowers it. */
+  private committed: number;
   private opened?: Promise<void>;
   private announced = false;
   private ended = false;
@@ -88,6 +104,11 @@ export class Run {
     state.runId = this.id;
     this.stateFile = setup.stateFile;
     this.resumed = setup.resumed;
+    this.store = setup.store ?? setup.parent?.store;
+    this.stored = setup.stored === true;
+    this.attempts = { ...setup.attempts };
+    this.remember = setup.remember;
+    this.committed = this.stored ? state.nodes.length : 0;
     const options = setup.options;
     const signal =
       options.signal === undefined
@@ -121,6 +142,7 @@ export class Run {
               this.dispatch(event);
             },
             signal,
+            store: this.store,
           })
         : setup.parent.forNestedRun(this.id, { listener: own, signal });
     this.lastGood = markState(state);
@@ -217,11 +239,40 @@ export class Run {
     const state = this.current;
     this.lastGood = markState(state);
     const file = this.stateFile;
-    if (file === undefined) return Promise.resolve();
-    // Each save serializes the state as it is when the save runs, after the previous save finished.
-    const next = this.saving.then(() => saveState(file, state));
+    const store = this.store;
+    if (file === undefined && store === undefined) return Promise.resolve();
+    // The commit is taken now (the state as it is), written after the previous write finished.
+    const entry = store === undefined ? undefined : commitEntry(state, this.committed);
+    this.committed = state.nodes.length;
+    const next = this.saving.then(async () => {
+      if (entry !== undefined) await store?.append(this.id, [entry]);
+      if (file !== undefined) await saveState(file, state);
+    });
     this.saving = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Records that a Call starts (its attempt: 1, or one more than a journal of this run recorded) and,
+   * with a store, journals it first, so a crash before its end makes a resume run it again with the
+   * same `callId` and the next attempt (at-least-once, idempotent by `callId`).
+   */
+  async callStarting(callId: string): Promise<number> {
+    const attempt = (this.attempts[callId] ?? 0) + 1;
+    this.attempts[callId] = attempt;
+    const store = this.store;
+    if (store !== undefined) {
+      const entry = {
+        type: 'call-start' as const,
+        callId,
+        attempt,
+        time: new Date().toISOString(),
+      };
+      const next = this.saving.then(() => store.append(this.id, [entry]));
+      this.saving = next.catch(() => undefined);
+      await next;
+    }
+    return attempt;
   }
 
   /** Streams partial solutions from now on (someone reads `solution-delta` events). @internal */
@@ -232,6 +283,19 @@ export class Run {
   /** The first save and the `run-start` event, once. */
   private open(): Promise<void> {
     this.opened ??= (async () => {
+      if (this.store !== undefined && !this.stored) {
+        const parent = this.parentPath();
+        await this.store.create(
+          {
+            runId: this.id,
+            ...(parent === undefined ? {} : parent),
+            ...(this.current.task === undefined ? {} : { task: this.current.task }),
+            createdAt: new Date().toISOString(),
+          },
+          this.current,
+        );
+        this.committed = this.current.nodes.length;
+      }
       await this.checkpoint();
       this.context.emit({
         type: 'run-start',
@@ -242,6 +306,16 @@ export class Run {
       this.announced = true;
     })();
     return this.opened;
+  }
+
+  /** For a nested run: the parent run's id and the module Call's id (from the context's path). */
+  private parentPath(): { parentRunId: string; parentCallId: string } | undefined {
+    const path = this.context.path;
+    if (path.length < 3) return undefined;
+    const parentCallId = path[path.length - 2] as string;
+    // The parent run is the nearest run id above the Call (path: …, runId, callId, this id).
+    const parentRunId = path[path.length - 3] as string;
+    return { parentRunId, parentCallId };
   }
 
   private async runStep(): Promise<NextStep> {
@@ -259,6 +333,7 @@ export class Run {
         ? thrown
         : new StepFailedError({ step: step.module, cause: thrown });
       rollbackState(state, this.lastGood);
+      this.committed = Math.min(this.committed, state.nodes.length);
       state.usage.elapsedMs += Date.now() - started;
       const aborted = this.settings.signal?.aborted === true;
       const pending = state.nextStep.module === 'done' ? step : state.nextStep;
@@ -355,7 +430,10 @@ export class Run {
     }
     const state = this.current;
     const done = state.nextStep as Extract<NextStep, { module: 'done' }>;
+    await this.saving;
+    await this.store?.flush?.();
     const result: AgentResult = {
+      runId: this.id,
       output: done.args.output ?? null,
       stopReason: done.args.reason,
       state,
@@ -364,6 +442,7 @@ export class Run {
     };
     if (activityBug !== undefined) result.error = activityBug;
     if (done.args.reason === 'planned') result.plan = plannedCalls(state);
+    this.remember?.(this.id, statusOf(state) === 'completed' ? undefined : state);
     this.announceEnd(activityBug);
     return result;
   }
@@ -416,6 +495,7 @@ export class Run {
       settings: this.settings,
       run: this.context,
       startedCalls: this.started,
+      callStarting: (callId: string) => this.callStarting(callId),
       checkpoint: () => this.checkpoint(),
     };
   }
