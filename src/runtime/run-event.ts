@@ -68,7 +68,10 @@ export interface RequestEndEvent extends RunEventBase {
   usage: Usage;
   /** Why each option ended (`stop`, `length`…), when the provider reports it. */
   finishReasons?: string[];
-  /** Set when the request failed (provider error, abort, or an invalid solution that will be repaired). */
+  /**
+   * Set when the provider call failed (provider error, abort). A reply that fails validation is not
+   * an error here: the next `request-start` (attempt + 1) is its repair.
+   */
   error?: CallError;
 }
 
