@@ -8,6 +8,8 @@ export interface ToolMetadataArgs {
   name?: string;
   /** The tool's description, shown to the LLM. */
   description?: string;
+  /** The tool's Calls wait for a person's decision (`needsApproval: true` in its schema). */
+  needsApproval?: boolean;
 }
 
 /** What `@Output()` recorded: the latent output, as a class (converted later) or a JSON Schema. */

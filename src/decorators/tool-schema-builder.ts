@@ -69,6 +69,7 @@ export function toolSchema(type: ToolClass): ToolSchema {
     ...(tool.description === undefined ? {} : { description: tool.description }),
     properties,
     required: ['_tool', ...(params.required ?? [])],
+    ...(tool.needsApproval === true ? { needsApproval: true } : {}),
   };
 }
 

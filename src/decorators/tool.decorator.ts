@@ -22,6 +22,11 @@ export interface ToolOptions {
   name?: string;
   /** What the tool does, shown to the LLM; say when to use it. */
   description?: string;
+  /**
+   * Every Call of this tool waits for a person's decision: the run stops with reason
+   * `awaiting_approval` and `result.interruptions` until `agent.resume(runId, { decisions })`.
+   */
+  needsApproval?: boolean;
 }
 
 /**
@@ -36,6 +41,7 @@ export function Tool(options: ToolOptions = {}): ClassDecorator {
       target: type,
       name: options.name,
       description: options.description,
+      ...(options.needsApproval === true ? { needsApproval: true } : {}),
     });
   };
 }

@@ -12,6 +12,7 @@ import type { StopCondition } from './stop-conditions';
 import type { TraceOptions } from '../tracing';
 import type { RunContext } from '../run-context';
 import type { RunStore } from '../run-store';
+import type { ApprovalDecision, Interruption } from './approvals';
 
 /** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 100_000;
@@ -76,6 +77,12 @@ export interface AgentConfig {
    */
   planMode?: PlanMode;
   /**
+   * Calls for which it returns true wait for a person's decision (as do Calls of Tools with
+   * `needsApproval: true`): the run stops with reason `awaiting_approval` and `result.interruptions`;
+   * `agent.resume(runId, { decisions })` continues it. A `confirm` hook decides in-process instead.
+   */
+  needsApproval?: (call: Call) => boolean;
+  /**
    * Where runs are stored (issue 18): each step is journaled, so `agent.resume(runId)` continues a
    * run in any process. Without one, a run lives in memory (resumable by id in this process while
    * unfinished). `FileRunStore` needs no server; `PostgresRunStore` serves many machines.
@@ -131,6 +138,11 @@ export interface RunOptions {
   /** Where this run is stored (overrides the agent's `store`). */
   store?: RunStore;
   /**
+   * Decisions, by callId, for the Calls a run awaiting approval stopped for (with `state`, or in
+   * `agent.resume(runId, { decisions })`): approve, reject with a reason, or edit the params.
+   */
+  decisions?: Record<string, ApprovalDecision>;
+  /**
    * Continue this state (e.g. `result.state` of a stopped run) instead of starting a new one: a
    * stopped run is reopened with the limits given here; a `task` after a finished run becomes a new
    * user message. `context`, `output` and `instances` are ignored (the state has its own).
@@ -139,7 +151,7 @@ export interface RunOptions {
 }
 
 /** Options of `agent.executePlan(result)`: the plan's decisions, limits, hooks, where to save. */
-export interface ExecutePlanOptions extends ResumeOptions {
+export interface ExecutePlanOptions extends Omit<ResumeOptions, 'decisions'> {
   /** One decision per planned Call, in `result.plan` order (default: approve all). */
   decisions?: ConfirmDecision[];
   /** Where to save the state atomically after every step (R-LOOP-5). */
@@ -208,6 +220,11 @@ export interface AgentResult<TOutput = unknown> {
    * as written (references unresolved), in order. Approve and run them with `agent.executePlan(result)`.
    */
   plan?: PlannedCall[];
+  /**
+   * Set when the run stopped with reason `awaiting_approval`: the Calls waiting for a decision.
+   * Decide with `agent.resume(result.runId, { decisions: { [callId]: { approve: true } } })`.
+   */
+  interruptions?: Interruption[];
   /**
    * Set when `activityErrors: 'throw'` ended the run (stop reason `error`): the ActivityFailedError
    * whose `cause` is the Activity's original error. The state is saved; resuming feeds it to the LLM.

@@ -51,6 +51,8 @@ export interface AgentSettings {
   eagerCalls?: boolean;
   /** `lazy`: a turn's Calls wait for approval of the whole plan (stop reason `planned`); default `eager`. */
   planMode?: PlanMode;
+  /** Calls this predicate approves of wait for a person (besides Tools with `needsApproval: true`). */
+  needsApproval?: (call: Call) => boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { RequestConfig } from '../request/message-handler';
 import type { ChatMessage, Message } from '../../protocol/message';
 import type { VesselSolution } from '../../protocol/vessel-solution';
 import type { ConfirmDecision } from './confirm';
+import type { ApprovalDecision } from './approvals';
 
 /** The version of the state file format; bumped on incompatible changes so old files fail loudly. */
 export const AGENT_STATE_VERSION = 1;
@@ -68,7 +69,15 @@ export interface AgentNode {
 
 /** Why a run stopped (typed; every reason except `output`/`no_calls` can be resumed). */
 export type StopReason =
-  'output' | 'no_calls' | 'max_turns' | 'max_tokens' | 'max_time' | 'aborted' | 'error' | 'planned';
+  | 'output'
+  | 'no_calls'
+  | 'max_turns'
+  | 'max_tokens'
+  | 'max_time'
+  | 'aborted'
+  | 'error'
+  | 'planned'
+  | 'awaiting_approval';
 
 /** Prompter: no args; it reads the path from the root to `state.head`. */
 export interface PrompterStep {
@@ -107,6 +116,8 @@ export interface ActorStep {
     approved?: boolean;
     /** Decisions for the Calls still to run (in order), stored by `agent.executePlan`; used instead of `confirm`. */
     decisions?: ConfirmDecision[];
+    /** Decisions by callId for Calls that awaited approval, stored by `agent.resume(runId, { decisions })`. */
+    approvals?: Record<string, ApprovalDecision>;
   };
 }
 
@@ -120,6 +131,8 @@ export interface DoneStep {
     pending?: ActiveStep;
     /** For `error`: what failed, as `{ code, message }`. */
     error?: { code: string; message: string };
+    /** For `awaiting_approval`: the ids of the Calls that wait for a decision. */
+    awaiting?: string[];
   };
 }
 

@@ -19,6 +19,7 @@ import type { AgentSettings, CallRunner, ToolSource } from './agent-runtime';
 import type { AgentState } from './agent-state';
 import { BasicPrompter } from './basic-prompter';
 import { assertDecisions } from './confirm';
+import { recordDecisions } from './approvals';
 import { CallActor } from './call-actor';
 import { FirstOptionDiscriminator } from './first-option-discriminator';
 import { Run, type RunDefinition } from './run';
@@ -123,6 +124,7 @@ export class Agent {
     if (options.state !== undefined) {
       assertValidState(options.state);
       const state = options.state;
+      if (options.decisions !== undefined) recordDecisions(state, options.decisions);
       reopen(state, options);
       return this.open(state, options, options.stateFile, true);
     }
@@ -242,6 +244,7 @@ export class Agent {
   async resumeRun(runId: string, options: ResumeOptions = {}): Promise<Run> {
     if (isStateFile(runId)) {
       const state = await loadState(runId);
+      if (options.decisions !== undefined) recordDecisions(state, options.decisions);
       reopen(state, options);
       return this.open(state, options, runId, true);
     }
@@ -249,6 +252,7 @@ export class Agent {
     if (store !== undefined) {
       const stored = await store.load(runId);
       if (stored === undefined) throw new RunNotFoundError({ runId, store: 'the run store' });
+      if (options.decisions !== undefined) recordDecisions(stored.state, options.decisions);
       reopen(stored.state, options);
       Object.assign(stored.state.limits, pickLimits(options));
       return new Run(this.definition, stored.state, {
@@ -266,6 +270,7 @@ export class Agent {
         store:
           "this process's unfinished runs (a run without a store resumes only in the process that ran it; give the agent a store, e.g. new FileRunStore(), to resume it anywhere)",
       });
+    if (options.decisions !== undefined) recordDecisions(state, options.decisions);
     reopen(state, options);
     return this.open(state, options, undefined, true);
   }

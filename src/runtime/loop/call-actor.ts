@@ -10,6 +10,7 @@ import { assertDecisions, type ConfirmDecision } from './confirm';
 import { callParams } from './execute-vessel-call';
 import type { StartedCall } from './started-calls';
 import { runVesselCalls } from './vessel-scheduler';
+import { approvalRule, toConfirmDecision } from './approvals';
 import { appendNode, contextView, getNode } from './state-tree';
 import type { StepModule } from './step-module';
 
@@ -78,13 +79,13 @@ export class CallActor implements StepModule {
       const entry = started?.take(index, vessel.calls[index] as Call);
       if (entry !== undefined) early.set(index, entry);
     }
-    const needApproval = pending.filter((index) => !early.has(index));
-    const decisions = await decide(agent, vesselNode.id, vessel, needApproval, context);
+    const undecided = pending.filter((index) => !early.has(index));
+    const { decisions, held } = await decide(agent, vesselNode.id, vessel, undecided, context);
     const activityBug = await runVesselCalls({
       agent,
       nodeId: vesselNode.id,
       calls: vessel.calls,
-      pending,
+      pending: pending.filter((index) => !held.includes(index)),
       completed,
       decisions,
       early,
@@ -93,13 +94,34 @@ export class CallActor implements StepModule {
     });
     started?.clear();
     if (activityBug !== undefined) throw activityBug;
+    if (held.length > 0) {
+      // The other Calls ran (those that waited for a held one did not); the run stops, saved, until
+      // a person decides: `agent.resume(runId, { decisions })` in this or any process.
+      const awaiting = held.map((index) => `${vesselNode.id}:${index}`);
+      agent.run?.emit({
+        type: 'approval-requested',
+        calls: held.map((index) => ({
+          callId: `${vesselNode.id}:${index}`,
+          tool: String(vessel.calls[index]?._tool),
+          params: callParams(vessel.calls[index] as Call),
+        })),
+      });
+      const args = step.module === 'actor' ? step.args : { nodeId: vesselNode.id };
+      state.nextStep = {
+        module: 'done',
+        args: { reason: 'awaiting_approval', pending: { module: 'actor', args }, awaiting },
+      };
+      return;
+    }
     finishTurn(state, vessel, vesselNode.metadata.solutionError);
   }
 }
 
 /**
- * One decision per Call that needs approval (R-LOOP-4): the decisions stored with an approved plan
- * (`agent.executePlan(result, { decisions })`), else the `confirm` hook's, else approve all.
+ * One decision per Call still undecided (R-LOOP-4, issue 18): the decisions stored with an approved
+ * plan (`agent.executePlan`), else those given by callId on resume, else the `confirm` hook's (asked
+ * in-process for every remaining Call); without a hook, a Call that needs approval is held (the run
+ * stops `awaiting_approval`) and the others are approved.
  */
 async function decide(
   agent: AgentRuntime,
@@ -107,32 +129,50 @@ async function decide(
   vessel: VesselMessage,
   indices: readonly number[],
   context: readonly Message[],
-): Promise<Map<number, ConfirmDecision>> {
+): Promise<{ decisions: Map<number, ConfirmDecision>; held: number[] }> {
   const decisions = new Map<number, ConfirmDecision>();
-  if (indices.length === 0) return decisions;
+  const held: number[] = [];
+  if (indices.length === 0) return { decisions, held };
   const step = agent.state.nextStep;
-  const stored = step.module === 'actor' ? step.args.decisions : undefined;
-  let answer: unknown;
-  if (stored !== undefined) {
-    answer = stored;
-  } else {
-    const confirm = agent.settings.confirm;
-    if (confirm === undefined) return decisions;
+  const args = step.module === 'actor' ? step.args : undefined;
+  if (args?.decisions !== undefined) {
+    assertDecisions(args.decisions, indices.length);
+    indices.forEach((index, position) =>
+      decisions.set(index, args.decisions?.[position] as ConfirmDecision),
+    );
+    return { decisions, held };
+  }
+  const remaining: number[] = [];
+  for (const index of indices) {
+    const given = args?.approvals?.[`${nodeId}:${index}`];
+    if (given === undefined) remaining.push(index);
+    else decisions.set(index, toConfirmDecision(vessel.calls[index] as Call, given));
+  }
+  if (remaining.length === 0) return { decisions, held };
+  const confirm = agent.settings.confirm;
+  if (confirm !== undefined) {
     agent.run?.emit({
       type: 'approval-requested',
-      calls: indices.map((index) => {
+      calls: remaining.map((index) => {
         const call = vessel.calls[index] as Call;
         return { callId: `${nodeId}:${index}`, tool: String(call._tool), params: callParams(call) };
       }),
     });
-    answer = await confirm(
-      indices.map((index) => structuredClone(vessel.calls[index] as Call)),
+    const answer: unknown = await confirm(
+      remaining.map((index) => structuredClone(vessel.calls[index] as Call)),
       structuredClone(context) as Message[],
     );
+    assertDecisions(answer, remaining.length);
+    remaining.forEach((index, position) =>
+      decisions.set(index, answer[position] as ConfirmDecision),
+    );
+    return { decisions, held };
   }
-  assertDecisions(answer, indices.length);
-  indices.forEach((index, position) => decisions.set(index, answer[position] as ConfirmDecision));
-  return decisions;
+  const rule = approvalRule(await agent.toolkit.list(), agent.settings.needsApproval);
+  if (rule !== undefined) {
+    for (const index of remaining) if (rule(vessel.calls[index] as Call)) held.push(index);
+  }
+  return { decisions, held };
 }
 
 /** Indices of the Vessel node's Calls that already have a result node, and whether each succeeded. */

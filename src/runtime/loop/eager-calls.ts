@@ -8,6 +8,8 @@ import { isReferenceExpression } from '../../protocol/path-expression';
 import type { AgentRuntime } from './agent-runtime';
 import { executeVesselCall } from './execute-vessel-call';
 import type { StartedCalls } from './started-calls';
+import type { ToolSchema } from '../../protocol/tool-schema';
+import { approvalRule, type NeedsApproval } from './approvals';
 import { contextView } from './state-tree';
 
 /**
@@ -21,6 +23,7 @@ export class EagerCallStarter {
   private readonly context: readonly Message[];
   private readonly nodeId: number;
   private broken = false;
+  private readonly needsApproval?: NeedsApproval;
   /** Calls completed in the latest delta: they start once more text shows the model still writes. */
   private waiting: Array<{ call: Call; index: number }> = [];
 
@@ -28,7 +31,9 @@ export class EagerCallStarter {
     private readonly agent: AgentRuntime,
     private readonly schema: JSONSchema,
     private readonly started: StartedCalls,
+    tools: readonly ToolSchema[] = [],
   ) {
+    this.needsApproval = approvalRule(tools, agent.settings.needsApproval);
     // The Vessel becomes the next node (one option), so its Calls' ids are known in advance.
     this.nodeId = agent.state.nodes.length;
     // The Calls' context is the path up to the Vessel's parent: the head while the model writes.
@@ -76,6 +81,7 @@ export class EagerCallStarter {
   private offer(call: Call, index: number): void {
     if (typeof call._tool !== 'string') return;
     if (validateJson(this.schema, { calls: [call], output: null }).length > 0) return;
+    if (this.needsApproval?.(call) === true) return;
     // A reference may read what a later Call of this solution writes (R-FLOW-1): such a Call waits
     // for the whole solution, and the Actor's dataflow schedule starts it when its inputs exist.
     if (holdsReference(call)) return;

@@ -4,6 +4,7 @@ import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { saveState } from '../state-store';
 import type { RunStore } from '../run-store';
 import { commitEntry, statusOf } from './run-journal';
+import { interruptionsOf } from './approvals';
 import { createLimiter } from '../concurrency';
 import { RunContext, newRunId } from '../run-context';
 import type { RunEvent, RunEventListener } from '../run-event';
@@ -128,6 +129,7 @@ export class Run {
       activityErrors: config.activityErrors ?? 'feed',
       eagerCalls: config.eagerCalls ?? true,
       planMode: options.planMode ?? config.planMode ?? 'eager',
+      needsApproval: config.needsApproval,
     };
     this.started = new StartedCalls(createLimiter(this.settings.concurrency));
     this.runStops = [...(config.stopWhen ?? []), ...(options.stopWhen ?? [])];
@@ -442,6 +444,7 @@ export class Run {
     };
     if (activityBug !== undefined) result.error = activityBug;
     if (done.args.reason === 'planned') result.plan = plannedCalls(state);
+    if (done.args.reason === 'awaiting_approval') result.interruptions = interruptionsOf(state);
     this.remember?.(this.id, statusOf(state) === 'completed' ? undefined : state);
     this.announceEnd(activityBug);
     return result;

@@ -28,7 +28,7 @@ export class VesselGenerator implements StepModule {
     const started = agent.startedCalls;
     const eager =
       started !== undefined && EagerCallStarter.applies(agent)
-        ? new EagerCallStarter(agent, schema, started)
+        ? new EagerCallStarter(agent, schema, started, tools)
         : undefined;
     let result;
     try {
