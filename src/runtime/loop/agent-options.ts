@@ -12,7 +12,8 @@ import type { StopCondition } from './stop-conditions';
 import type { TraceOptions } from '../tracing';
 import type { RunContext } from '../run-context';
 import type { RunStore } from '../run-store';
-import type { ApprovalDecision, Interruption } from './approvals';
+import type { ApprovalDecision } from './approval-decision';
+import type { Interruption } from './approvals';
 
 /** Default prompt budget of the BasicPrompter, in estimated tokens (characters / 4). */
 export const DEFAULT_PROMPT_TOKEN_BUDGET = 100_000;

@@ -5,7 +5,7 @@ import type { RequestConfig } from '../request/message-handler';
 import type { ChatMessage, Message } from '../../protocol/message';
 import type { VesselSolution } from '../../protocol/vessel-solution';
 import type { ConfirmDecision } from './confirm';
-import type { ApprovalDecision } from './approvals';
+import type { ApprovalDecision } from './approval-decision';
 
 /** The version of the state file format; bumped on incompatible changes so old files fail loudly. */
 export const AGENT_STATE_VERSION = 1;

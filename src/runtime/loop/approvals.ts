@@ -3,15 +3,10 @@ import type { Call } from '../../protocol/call';
 import type { ToolSchema } from '../../protocol/tool-schema';
 import type { AgentState } from './agent-state';
 import type { ConfirmDecision } from './confirm';
-import { callParams } from './execute-vessel-call';
+import { callParams } from './call-params';
+import type { ApprovalDecision } from './approval-decision';
 
-/**
- * A person's decision about one Call that awaited approval (issue 18), given by its `callId` to
- * `agent.resume(runId, { decisions })`: run it, reject it (the model sees the reason), or run it with
- * these params instead (the Call's `_` meta-fields are kept).
- */
-export type ApprovalDecision =
-  { approve: true } | { reject: string } | { edit: Record<string, unknown> };
+export type { ApprovalDecision } from './approval-decision';
 
 /** A Call the run stopped for (stop reason `awaiting_approval`): what a person decides about. */
 export interface Interruption {

@@ -7,7 +7,7 @@ import { createLimiter } from '../concurrency';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentState, VesselMessage } from './agent-state';
 import { assertDecisions, type ConfirmDecision } from './confirm';
-import { callParams } from './execute-vessel-call';
+import { callParams } from './call-params';
 import type { StartedCall } from './started-calls';
 import { runVesselCalls } from './vessel-scheduler';
 import { approvalRule, toConfirmDecision } from './approvals';

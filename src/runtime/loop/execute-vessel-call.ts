@@ -7,14 +7,8 @@ import type { AgentRuntime } from './agent-runtime';
 import type { AgentState, NodeMetadata, TokenUsage } from './agent-state';
 import { originalStack } from './failed-calls';
 import type { CallOutcome } from './started-calls';
+import { callParams } from './call-params';
 import { addRunUsage } from './usage';
-
-/** The Call's params as the model wrote them: its keys without the `_` meta-fields. @internal */
-export function callParams(call: Call): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(call)) if (!key.startsWith('_')) params[key] = value;
-  return params;
-}
 
 /**
  * Executes one Call of a Vessel for the agent loop (the Actor, and the Generator's eager calls):
