@@ -9,6 +9,7 @@
 import { loadIdeact } from './lib/ideact-package.mjs';
 import { median, formatNumber } from './lib/stats.mjs';
 import { createRequire } from 'node:module';
+import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { ROOT } from './lib/ideact-package.mjs';
 
@@ -55,7 +56,7 @@ async function once(config) {
     activities: [
       {
         step: async (params) => {
-          await new Promise((resolve) => setTimeout(resolve, STEP_MS));
+          await delay(STEP_MS);
           return { name: params.name };
         },
       },
