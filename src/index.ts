@@ -261,6 +261,7 @@ export type {
   PlannedCall,
   PlanMode,
 } from './runtime/loop/agent-options';
+export type { ApprovalDecision, Interruption, NeedsApproval } from './runtime/loop/approvals';
 export type { TraceOptions } from './runtime/tracing';
 
 // ── runs, events, streaming ───────────────────────────────────────────────────
@@ -348,6 +349,13 @@ export {
   moduleOutputSchema,
 } from './protocol/vessel-idea';
 export type { VesselIdeaParts } from './protocol/vessel-idea';
+export { callDependencies, dependencyCycles } from './protocol/call-dependencies';
+export type {
+  CallDependencies,
+  DependencyExpression,
+  DependencyGroup,
+  DependencyOptions,
+} from './protocol/call-dependencies';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';
