@@ -72,6 +72,11 @@ export { InvalidConfirmationError } from './errors/invalid-confirmation.error';
 export { NestedAgentStoppedError } from './errors/nested-agent-stopped.error';
 export { NestedAgentRequiredError } from './errors/nested-agent-required.error';
 
+// run stores (issue 18)
+export { RunExistsError } from './errors/run-exists.error';
+export { RunNotFoundError } from './errors/run-not-found.error';
+export { InvalidRunIdError } from './errors/invalid-run-id.error';
+
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
 export type {
@@ -356,6 +361,10 @@ export type {
   DependencyGroup,
   DependencyOptions,
 } from './protocol/call-dependencies';
+
+// ── run stores ────────────────────────────────────────────────────────────────
+export { FileRunStore } from './store/file-run-store';
+export type { FileRunStoreOptions } from './store/file-run-store';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';

@@ -1,0 +1,230 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
+import { InvalidRunIdError } from '../errors/invalid-run-id.error';
+import type { AgentState } from '../runtime/loop/agent-state';
+import type {
+  JournalEntry,
+  RunFilter,
+  RunHeader,
+  RunStore,
+  RunSummary,
+  StoredRun,
+} from '../runtime/run-store';
+import { JournalWriter, type CheckpointPolicy } from './journal-writer';
+import { headerOf, readRunFile } from './run-files';
+import { createRunFolder, replayRun, RUN_FILE, summaryOf } from './run-folder';
+import { RunQueues } from './run-queues';
+
+/** Options of {@link FileRunStore}. */
+export interface FileRunStoreOptions {
+  /** The folder that holds a folder per run; default `.ideact/runs` under the working directory. */
+  dir?: string;
+  /** A new checkpoint after this many commits past the last one (default 64). */
+  checkpointEvery?: number;
+  /** …or once the journal past the last checkpoint has this many bytes (default 4 MiB). */
+  checkpointBytes?: number;
+  /**
+   * When appended lines are fsynced: `'append'` (default: in each `append` call, one fsync) or
+   * `'flush'` (on `store.flush()`, `close()`, checkpoints and when a run stops: a killed process
+   * loses nothing, a machine crash may lose the lines appended since).
+   */
+  sync?: 'append' | 'flush';
+}
+
+/** Run ids name folders: 1 to 200 letters, digits, `_` and `-`. */
+const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+/**
+ * A {@link RunStore} on the local disk, no server (issue 18): `<dir>/<runId>/` per run, holding
+ * - `run.json`: the RunHeader fields, `status`, `stopReason`, `updatedAt` (and `version`); written
+ *   atomically (temp file, fsync, rename) at `create` and whenever the status or stop reason
+ *   changes. `list` reads only these.
+ * - `journal.jsonl`: append-only, one JournalEntry as JSON per line; each `append` is one write and
+ *   one fsync, never a rewrite. Only the last line may be torn (no final "\n", or not JSON: a crash
+ *   mid-write): `load` ignores it, the next `append` cuts it off. Any other bad line is an
+ *   InvalidAgentStateError naming the file and the line.
+ * - `checkpoint.json`: `{ version, journalOffset, journalEntries, status, stopReason, attempts,
+ *   openCalls, state }`: the stored state (no rendered prompt; nested states as `metadata.nestedRunIds`) including the
+ *   journal's first `journalOffset` bytes (`journalEntries` lines); written atomically at `create`
+ *   (offset 0) and after every `checkpointEvery` commits (or `checkpointBytes`). `load` replays only the lines after it.
+ * Nested runs are runs of their own (`parentRunId`); `load` puts their states back into
+ * `metadata.nested`. One process writes a run at a time; its appends are serialized in order. The
+ * journal of a running run stays open between appends: `close()` the store when done with it.
+ */
+export class FileRunStore implements RunStore {
+  /** The absolute folder holding the runs (resolved when the store is made). */
+  readonly dir: string;
+  private readonly policy: CheckpointPolicy;
+  private readonly syncEachAppend: boolean;
+  private readonly writers = new Map<string, JournalWriter>();
+  private readonly queues = new RunQueues();
+
+  constructor(options: FileRunStoreOptions = {}) {
+    this.dir = path.resolve(options.dir ?? path.join(process.cwd(), '.ideact', 'runs'));
+    this.policy = {
+      every: Math.max(1, Math.floor(options.checkpointEvery ?? 64)),
+      bytes: Math.max(1, options.checkpointBytes ?? 4 * 1024 * 1024),
+    };
+    this.syncEachAppend = (options.sync ?? 'append') === 'append';
+  }
+
+  /** Creates `<dir>/<runId>/`; a RunExistsError when the run exists. The dir is made if missing. */
+  async create(header: RunHeader, state: AgentState): Promise<void> {
+    const folder = this.folderOf(header.runId);
+    return this.queues.run(header.runId, () => createRunFolder(folder, header, state));
+  }
+
+  /** Appends `entries` as journal lines: one write, one fsync; a checkpoint now and then. */
+  async append(runId: string, entries: readonly JournalEntry[]): Promise<void> {
+    const folder = this.folderOf(runId);
+    if (entries.length === 0) return;
+    return this.queues.run(runId, async () => {
+      let writer = this.writers.get(runId);
+      if (writer === undefined) {
+        writer = await JournalWriter.open(runId, folder);
+        this.writers.set(runId, writer);
+      }
+      try {
+        await writer.append(entries, this.syncEachAppend);
+      } catch (error) {
+        // The journal may end in a partial line: the next writer cuts it off.
+        await this.closeWriter(runId).catch(() => undefined);
+        throw error;
+      }
+      if (writer.checkpointDue(this.policy)) {
+        // Best effort: the entries are durable already; a failed checkpoint is tried again later.
+        await writer.checkpoint().catch(() => undefined);
+      }
+      // A run that stopped may wait for days (an approval): do not hold its file open meanwhile.
+      if (writer.status !== 'running') await this.closeWriter(runId);
+    });
+  }
+
+  /** The run's header, status and state (checkpoint + later journal lines; nested runs loaded too). */
+  async load(runId: string): Promise<StoredRun | undefined> {
+    this.folderOf(runId);
+    return this.loadRun(runId, []);
+  }
+
+  /** Runs by their run.json, newest first (`createdAt`). */
+  async list(filter: RunFilter = {}): Promise<RunSummary[]> {
+    const statuses = filter.status === undefined ? undefined : [filter.status].flat();
+    const parent = filter.parentRunId;
+    const rows = (await this.summaries()).filter(
+      (row) =>
+        (statuses === undefined || statuses.includes(row.status)) &&
+        (parent === undefined ||
+          (parent === null ? row.parentRunId === undefined : row.parentRunId === parent)),
+    );
+    rows.sort(
+      (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || a.runId.localeCompare(b.runId),
+    );
+    return filter.limit === undefined ? rows : rows.slice(0, Math.max(0, filter.limit));
+  }
+
+  /** Removes the run's folder and those of its nested runs (by `parentRunId`, at any depth). */
+  async delete(runId: string): Promise<void> {
+    this.folderOf(runId);
+    const children = new Map<string, string[]>();
+    for (const row of await this.summaries()) {
+      if (row.parentRunId === undefined) continue;
+      children.set(row.parentRunId, [...(children.get(row.parentRunId) ?? []), row.runId]);
+    }
+    const doomed = new Set<string>([runId]);
+    for (const id of doomed) for (const child of children.get(id) ?? []) doomed.add(child);
+    for (const id of doomed) {
+      await this.queues.run(id, async () => {
+        await this.closeWriter(id);
+        await fs.rm(path.join(this.dir, id), { recursive: true, force: true });
+      });
+    }
+  }
+
+  /** Fsyncs the lines appended without one (`sync: 'flush'`); nothing to do otherwise. */
+  async flush(): Promise<void> {
+    await Promise.all(
+      [...this.writers.keys()].map((runId) =>
+        this.queues.run(runId, async () => this.writers.get(runId)?.sync()),
+      ),
+    );
+  }
+
+  /** Waits for pending appends, then fsyncs and closes the open journals. */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.writers.keys()].map((runId) =>
+        this.queues.run(runId, () => this.closeWriter(runId)),
+      ),
+    );
+  }
+
+  /** The run's folder; an InvalidRunIdError for an id that is not a safe folder name. */
+  private folderOf(runId: string): string {
+    if (typeof runId !== 'string' || !RUN_ID.test(runId)) throw new InvalidRunIdError({ runId });
+    return path.join(this.dir, runId);
+  }
+
+  private async closeWriter(runId: string): Promise<void> {
+    const writer = this.writers.get(runId);
+    if (writer === undefined) return;
+    this.writers.delete(runId);
+    await writer.close();
+  }
+
+  /** Loads a run (after its pending appends) and, outside its queue, the runs nested in it. */
+  private async loadRun(runId: string, ancestors: string[]): Promise<StoredRun | undefined> {
+    const folder = path.join(this.dir, runId);
+    const loaded = await this.queues.run(runId, async () => {
+      const runFile = await readRunFile(path.join(folder, RUN_FILE));
+      return runFile === undefined ? undefined : { runFile, run: await replayRun(folder) };
+    });
+    if (loaded === undefined) return undefined;
+    const { runFile, run } = loaded;
+    await this.loadNested(run.state, folder, [...ancestors, runId]);
+    const { status, state, attempts, openCalls } = run;
+    return { header: headerOf(runFile), status, state, attempts, openCalls };
+  }
+
+  /** Puts the states of the runs that `metadata.nestedRunIds` names back into `metadata.nested`. */
+  private async loadNested(state: AgentState, folder: string, ancestors: string[]): Promise<void> {
+    for (const node of state.nodes) {
+      const ids = node.metadata.nestedRunIds;
+      if (ids === undefined) continue;
+      const jsonPath = `/nodes/${node.id}/metadata/nestedRunIds`;
+      const fail = (at: string, reason: string): never => {
+        throw new InvalidAgentStateError({ file: folder, jsonPath: at, reason });
+      };
+      if (!Array.isArray(ids)) fail(jsonPath, 'expected an array of run ids');
+      const nested: AgentState[] = [];
+      for (const [index, id] of (ids as unknown[]).entries()) {
+        if (typeof id !== 'string' || !RUN_ID.test(id)) {
+          return fail(`${jsonPath}/${index}`, 'expected the id of a nested run');
+        }
+        if (ancestors.includes(id)) fail(`${jsonPath}/${index}`, `run "${id}" would nest itself`);
+        const run = await this.loadRun(id, ancestors);
+        if (run === undefined) {
+          return fail(`${jsonPath}/${index}`, `names run "${id}", which is not in the store`);
+        }
+        nested.push(run.state);
+      }
+      node.metadata.nested = nested;
+      delete node.metadata.nestedRunIds;
+    }
+  }
+
+  /** run.json of every run folder (folders without one, or with a broken one, are left out). */
+  private async summaries(): Promise<RunSummary[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const rows = await Promise.all(
+      names.filter((name) => RUN_ID.test(name)).map((name) => summaryOf(path.join(this.dir, name))),
+    );
+    return rows.filter((row): row is RunSummary => row !== undefined);
+  }
+}

@@ -1,0 +1,171 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { RunNotFoundError } from '../errors/run-not-found.error';
+import type { JournalEntry, RunStatus } from '../runtime/run-store';
+import { removeStaleTempFiles, writeJsonAtomic } from './atomic-file';
+import { readJournal } from './journal-file';
+import { CHECKPOINT_FILE, JOURNAL_FILE, replayRun, RUN_FILE } from './run-folder';
+import {
+  readCheckpoint,
+  readRunFile,
+  RUN_FILES_VERSION,
+  statusAfter,
+  type CheckpointFile,
+  type RunFile,
+} from './run-files';
+
+/** When a run's journal gets a new checkpoint. */
+export interface CheckpointPolicy {
+  /** After this many commits past the last checkpoint. */
+  every: number;
+  /** Or once the journal past the last checkpoint has this many bytes. */
+  bytes: number;
+}
+
+/**
+ * A run's journal held open for appending by this process, with what it knows about the journal's
+ * end (so an append never reads the file). One writer per run; its owner serializes the calls.
+ */
+export class JournalWriter {
+  /** True when lines were written without an fsync yet (`sync: false` appends). */
+  private dirty = false;
+
+  private constructor(
+    private readonly folder: string,
+    private readonly handle: fs.FileHandle,
+    /** Bytes of well-formed lines: where the next append goes. */
+    private size: number,
+    private checkpointOffset: number,
+    private commitsSinceCheckpoint: number,
+    /** run.json as it is on disk (it may lag behind the journal until the next append). */
+    private runFile: RunFile,
+    /** The status and stop reason after the journal's lines. */
+    private current: { status: RunStatus; stopReason: string | undefined },
+  ) {}
+
+  /**
+   * Opens the journal of the run in `folder`: reads the lines after the checkpoint (to know its end
+   * and status) and cuts off a torn last line. A RunNotFoundError when the folder holds no run.
+   */
+  static async open(runId: string, folder: string): Promise<JournalWriter> {
+    const runFile = await readRunFile(path.join(folder, RUN_FILE));
+    if (runFile === undefined) {
+      throw new RunNotFoundError({ runId, location: path.join(folder, RUN_FILE) });
+    }
+    await removeStaleTempFiles(folder);
+    const checkpoint = await readCheckpoint(path.join(folder, CHECKPOINT_FILE));
+    const journal = path.join(folder, JOURNAL_FILE);
+    const tail = await readJournal(
+      journal,
+      checkpoint.journalOffset,
+      checkpoint.journalEntries + 1,
+    );
+    const handle = await fs.open(journal, 'a');
+    const writer = new JournalWriter(
+      folder,
+      handle,
+      tail.end,
+      checkpoint.journalOffset,
+      tail.entries.filter((entry) => entry.type === 'commit').length,
+      runFile,
+      // When a crash came between a journal write and run.json's rewrite, run.json lags behind:
+      // the next append rewrites it (only if the status it leads to differs from run.json's).
+      statusAfter(tail.entries, checkpoint.status, checkpoint.stopReason),
+    );
+    try {
+      // The next append's fsync makes the cut durable too.
+      if (tail.torn > 0) await handle.truncate(tail.end);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return writer;
+  }
+
+  /** The run's status after the lines appended so far. */
+  get status(): RunStatus {
+    return this.current.status;
+  }
+
+  /**
+   * Appends `entries`, one JSON line each, in one write; fsyncs when `sync` (one fsync per call).
+   * Rewrites run.json when the status or stop reason changed. After an error the journal may end
+   * in a partial line: close this writer; the next one cuts it off.
+   */
+  async append(entries: readonly JournalEntry[], sync: boolean): Promise<void> {
+    const bytes = Buffer.from(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+    let written = 0;
+    while (written < bytes.length) {
+      const result = await this.handle.write(bytes, written, bytes.length - written);
+      written += result.bytesWritten;
+    }
+    if (sync) await this.handle.sync();
+    else this.dirty = true;
+    this.size += bytes.length;
+    this.commitsSinceCheckpoint += entries.filter((entry) => entry.type === 'commit').length;
+    this.current = statusAfter(entries, this.current.status, this.current.stopReason);
+    const time = entries[entries.length - 1]?.time ?? new Date().toISOString();
+    await this.updateRunFile(this.current.status, this.current.stopReason, time);
+  }
+
+  /** True when the journal grew past the policy since the last checkpoint. */
+  checkpointDue(policy: CheckpointPolicy): boolean {
+    return (
+      this.commitsSinceCheckpoint >= policy.every ||
+      this.size - this.checkpointOffset >= policy.bytes
+    );
+  }
+
+  /** Writes checkpoint.json covering the whole journal as it is now (the journal is fsynced first). */
+  async checkpoint(): Promise<void> {
+    await this.sync();
+    const run = await replayRun(this.folder);
+    const checkpoint: CheckpointFile = {
+      version: RUN_FILES_VERSION,
+      journalOffset: run.journalEnd,
+      journalEntries: run.journalEntries,
+      status: run.status,
+      ...(this.current.stopReason === undefined ? {} : { stopReason: this.current.stopReason }),
+      attempts: run.attempts,
+      openCalls: run.openCalls,
+      state: run.state,
+    };
+    await writeJsonAtomic(path.join(this.folder, CHECKPOINT_FILE), checkpoint);
+    this.checkpointOffset = run.journalEnd;
+    this.commitsSinceCheckpoint = 0;
+  }
+
+  /** Fsyncs lines appended without a sync. */
+  async sync(): Promise<void> {
+    if (!this.dirty) return;
+    await this.handle.sync();
+    this.dirty = false;
+  }
+
+  /** Fsyncs pending lines and closes the file (closed even when the fsync fails). */
+  async close(): Promise<void> {
+    try {
+      await this.sync();
+    } finally {
+      await this.handle.close();
+    }
+  }
+
+  /** Rewrites run.json (atomically) when the status or the stop reason differs from it. */
+  private async updateRunFile(
+    status: RunStatus,
+    stopReason: string | undefined,
+    updatedAt: string,
+  ): Promise<void> {
+    if (status === this.runFile.status && stopReason === this.runFile.stopReason) return;
+    const { stopReason: _previous, ...rest } = this.runFile;
+    const runFile: RunFile = {
+      ...rest,
+      status,
+      ...(stopReason === undefined ? {} : { stopReason }),
+      updatedAt,
+    };
+    await writeJsonAtomic(path.join(this.folder, RUN_FILE), runFile);
+    this.runFile = runFile;
+  }
+}
