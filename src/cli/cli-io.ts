@@ -6,6 +6,17 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** Environment variables (for `DEBUG=ideact`, provider keys). */
   env: Record<string, string | undefined>;
+  /**
+   * The size of the terminal stderr writes to, or undefined when stderr is not a terminal (a pipe,
+   * a file, CI): progress is then plain lines instead of a tree redrawn in place.
+   */
+  stderrTerminal?: () => TerminalSize | undefined;
+}
+
+/** Columns and rows of a terminal. */
+export interface TerminalSize {
+  columns: number;
+  rows: number;
 }
 
 /** The process's own streams and environment. */
@@ -14,6 +25,10 @@ export function processIo(): CliIo {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: process.env,
+    stderrTerminal: () =>
+      process.stderr.isTTY && process.env.TERM !== 'dumb'
+        ? { columns: process.stderr.columns || 80, rows: process.stderr.rows || 24 }
+        : undefined,
   };
 }
 

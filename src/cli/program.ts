@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import type { CliIo } from './cli-io';
+import type { RunCommandOptions } from './commands/run-command';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
+import { packageVersion } from './package-version';
 import { reportError } from './report-error';
 
 /**
@@ -38,7 +38,9 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
 
   program
     .command('run')
-    .description('Run an Idea as an agent: progress on stderr, the final output as JSON on stdout.')
+    .description(
+      'Run an Idea as an agent: progress on stderr, the final output as JSON on stdout (or --json events).',
+    )
     .argument('<idea>', 'the Idea file (.json) to run')
     .option('--input <json|@file>', 'the input (params) as JSON, or @path of a JSON file')
     .addOption(
@@ -55,8 +57,13 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
     .option('--state <file>', 'save the state after every step to this file (atomic)')
     .option('--resume <file>', 'continue the run saved in this state file')
     .option('--module-root <dir>', MODULE_ROOT_HELP)
+    .option(
+      '--json',
+      'print every run event as one JSON line on stdout (the output is in the last, run-end)',
+    )
+    .option('--trace <file>', "write the run's OpenTelemetry spans to this file as JSON lines")
     .addHelpText('after', RUN_HELP)
-    .action(async (idea: string, options: Record<string, string | undefined>) =>
+    .action(async (idea: string, options: RunCommandOptions) =>
       run(async () => (await import('./commands/run-command')).runCommand(idea, options, io)),
     );
 
@@ -135,15 +142,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<ExitCodeValue> 
   return result.exitCode;
 }
 
-function packageVersion(): string {
-  try {
-    const file = path.join(__dirname, '..', '..', 'package.json');
-    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
 /** One option, one meaning in run, validate and codegen: `moduleRoot` in code, default the cwd. */
 const MODULE_ROOT_HELP =
   'directory `_module` and @Module paths resolve in and may not leave (default: the current directory)';
@@ -162,6 +160,8 @@ Examples:
   ideact run ideas/lyricist.json --input '{"topic":"rain"}'
   ideact run ideas/producer.json --module-root ideas --input @task.json --state run.json --max-turns 8
   ideact run ideas/producer.json --module-root ideas --resume run.json
+  ideact run ideas/lyricist.json --json > events.jsonl
+  ideact run ideas/producer.json --module-root ideas --trace spans.jsonl
 
 Ctrl-C stops the run after the current step, saves the state (to --state, or <idea>.state.json)
 and exits with 130; continue it with --resume.`;

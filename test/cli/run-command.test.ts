@@ -40,8 +40,10 @@ describe('ideact run --provider offline', () => {
       cwd: workDir,
     });
     expect(result.code).toBe(0);
+    // Notices, not the progress lines of the run (indented; a request line names the provider's model).
     const notices = result.stderr
       .split('\n')
+      .filter((line) => !line.startsWith('ideact:  '))
       .filter((line) => line.includes('offline') || line.includes('not a language model'));
     expect(notices).toEqual([
       expect.stringMatching(

@@ -6,10 +6,14 @@ import type { Idea } from '../../protocol/idea';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
 import type { Provider } from '../../llm/provider';
-import type { AgentResult, StepEvent } from '../../runtime/loop/agent-options';
+import type { AgentResult } from '../../runtime/loop/agent-options';
 import type { AgentState } from '../../runtime/loop/agent-state';
+import type { RunEvent } from '../../runtime/run-event';
 import type { CliIo } from '../cli-io';
 import { ExitCode, type ExitCodeValue } from '../exit-codes';
+import { seconds } from '../progress/progress-format';
+import { createRunProgress } from '../progress/run-progress';
+import type { TraceFile } from '../trace/trace-file';
 
 /** Options of `ideact run` as commander parsed them (strings; checked here). */
 export interface RunCommandOptions {
@@ -20,12 +24,17 @@ export interface RunCommandOptions {
   state?: string;
   resume?: string;
   moduleRoot?: string;
+  /** `--json`: every RunEvent as one JSON line on stdout instead of the output alone. */
+  json?: boolean;
+  /** `--trace FILE`: the run's OpenTelemetry spans as JSON lines in FILE. */
+  trace?: string;
 }
 
 /**
  * `ideact run <idea.json>`: runs the Idea as an agent (its Vessel's Tools, or none for a plain Idea
- * whose schema is the output), with progress on stderr and the final output as JSON on stdout.
- * Ctrl-C aborts after the current step, saves the state and exits 130.
+ * whose schema is the output), with progress from the run's events on stderr and the final output as
+ * JSON on stdout (with `--json`: every event as a JSON line instead). Ctrl-C aborts after the current
+ * step, saves the state and exits 130.
  */
 export async function runCommand(
   ideaFile: string,
@@ -60,21 +69,33 @@ export async function runCommand(
   const tools = parts?.tools ?? [];
   const output: JSONSchema | undefined = parts === undefined ? idea.schema : parts.output;
 
+  // The OpenTelemetry SDK loads only for --trace (the library itself depends on the API alone).
+  const tracing: TraceFile | undefined =
+    options.trace === undefined
+      ? undefined
+      : await (await import('../trace/trace-file')).startTraceFile(options.trace);
+
   const started = Date.now();
   const agent = ideact.createAgent({
     tools,
     provider,
     moduleRoot: path.resolve(options.moduleRoot ?? process.cwd()),
     ...(options.model === undefined ? {} : { model: options.model }),
-    onStep: (event) => reportProgress(event, started, io),
+    ...(tracing === undefined ? {} : { trace: { tracer: tracing.tracer } }),
   });
 
+  const progress = createRunProgress(io, started);
+  const json = options.json === true;
+  const onEvent = (event: RunEvent): void => {
+    if (json) io.stdout(`${JSON.stringify(event)}\n`);
+    progress.onEvent(event);
+  };
   const controller = new AbortController();
   let interrupted = false;
   const onSigint = (): void => {
     if (interrupted) process.exit(ExitCode.interrupted);
     interrupted = true;
-    io.stderr(
+    progress.notice(
       'ideact: interrupted; stopping after the current step and saving the state (Ctrl-C again to quit now)\n',
     );
     controller.abort();
@@ -82,6 +103,7 @@ export async function runCommand(
   process.on('SIGINT', onSigint);
   let result: AgentResult;
   let state: AgentState | undefined;
+  let unsubscribe = (): void => undefined;
   try {
     const run =
       options.resume !== undefined
@@ -94,12 +116,17 @@ export async function runCommand(
             ...(options.state === undefined ? {} : { stateFile: options.state }),
           });
     state = run.state;
+    unsubscribe = run.subscribe(onEvent, { deltas: json || progress.wantsDeltas });
     result = await run.result();
   } catch (error) {
+    progress.finish();
     await saveOnFailure(state, options, ideaFile, io, ideact.saveState);
     throw error;
   } finally {
+    unsubscribe();
     process.removeListener('SIGINT', onSigint);
+    progress.finish();
+    if (tracing !== undefined) await finishTrace(tracing, io);
   }
 
   const usage = result.usage;
@@ -115,7 +142,8 @@ export async function runCommand(
     return ExitCode.interrupted;
   }
   if (result.stopReason === 'output' || result.stopReason === 'no_calls') {
-    io.stdout(`${JSON.stringify(result.output ?? null, null, 2)}\n`);
+    // With --json the output is in the run-end event, and stdout holds events only.
+    if (!json) io.stdout(`${JSON.stringify(result.output ?? null, null, 2)}\n`);
     reportFailedCalls(result, io);
     return ExitCode.ok;
   }
@@ -131,6 +159,20 @@ export async function runCommand(
 }
 
 type IdeactModule = typeof import('./run-dependencies');
+
+/**
+ * `--trace` writes its file after the run; a failure to write it is reported, not thrown, so it never
+ * hides the run's own outcome.
+ */
+async function finishTrace(tracing: TraceFile, io: CliIo): Promise<void> {
+  try {
+    await tracing.finish();
+  } catch (error) {
+    io.stderr(
+      `ideact: --trace: the spans could not be written (${error instanceof Error ? error.message : String(error)})\n`,
+    );
+  }
+}
 
 /** `--input`: inline JSON, or `@file` holding JSON. */
 async function parseInputOption(text: string): Promise<unknown> {
@@ -245,29 +287,6 @@ function reportFailedCalls(result: AgentResult, io: CliIo): void {
   }
 }
 
-/** One stderr line per step (the prompter's are skipped): turn, module, tokens, elapsed time. */
-function reportProgress(event: StepEvent, started: number, io: CliIo): void {
-  if (event.module === 'prompter') return;
-  const state = event.state;
-  const where =
-    state.chain.length > 0
-      ? `${'  '.repeat(event.depth)}${path.basename(state.chain[state.chain.length - 1]!)} › `
-      : '';
-  let detail = '';
-  if (event.module === 'actor') {
-    const results = state.nodes.filter((node) => node.message.type === 'result');
-    const last = results[results.length - 1];
-    detail =
-      last?.message.type === 'result'
-        ? ` (last result: ${last.message.call._tool}${last.message.error === undefined ? '' : ` ERROR ${last.message.error.code}`})`
-        : '';
-  }
-  const tokens = state.usage.inputTokens + state.usage.outputTokens;
-  io.stderr(
-    `ideact: ${where}turn ${state.usage.turns} · ${event.module}${detail} · ${tokens} tokens · ${seconds(Date.now() - started)}\n`,
-  );
-}
-
 /** Where the state goes when the run has no --state/--resume file: `<idea>.state.json` in the cwd. */
 function defaultStateFile(ideaFile: string): string {
   const base = path.basename(ideaFile).replace(/(\.idea)?\.json$/i, '');
@@ -315,8 +334,4 @@ function parsePositiveInteger(value: string | undefined, option: string): number
     });
   }
   return number;
-}
-
-function seconds(milliseconds: number): string {
-  return `${(milliseconds / 1000).toFixed(1)}s`;
 }
