@@ -25,11 +25,16 @@ export interface FileRunStoreOptions {
   /** …or once the journal past the last checkpoint has this many bytes (default 4 MiB). */
   checkpointBytes?: number;
   /**
-   * When appended lines are fsynced: `'append'` (default: in each `append` call, one fsync) or
-   * `'flush'` (on `store.flush()`, `close()`, checkpoints and when a run stops: a killed process
-   * loses nothing, a machine crash may lose the lines appended since).
+   * When appended lines are fsynced. Every `append` writes its lines before it resolves, so a killed
+   * process never loses an appended line; the fsync protects against a machine crash:
+   * - `'batch'` (default): group commit. An fsync starts in the background after an append, one at
+   *   a time, each covering every line written before it began (so at most one fsync per append,
+   *   usually fewer); `flush()`, which a run awaits at its end, waits for it. A machine crash may lose
+   *   the last milliseconds of lines: the run repeats those steps on resume (at-least-once).
+   * - `'append'`: each `append` awaits its own fsync (slower: one disk flush per step and per Call).
+   * - `'flush'`: only on `store.flush()`, `close()`, checkpoints and when a run stops.
    */
-  sync?: 'append' | 'flush';
+  sync?: 'batch' | 'append' | 'flush';
 }
 
 /** Run ids name folders: 1 to 200 letters, digits, `_` and `-`. */
@@ -56,7 +61,7 @@ export class FileRunStore implements RunStore {
   /** The absolute folder holding the runs (resolved when the store is made). */
   readonly dir: string;
   private readonly policy: CheckpointPolicy;
-  private readonly syncEachAppend: boolean;
+  private readonly syncMode: 'batch' | 'append' | 'flush';
   private readonly writers = new Map<string, JournalWriter>();
   private readonly queues = new RunQueues();
 
@@ -66,7 +71,7 @@ export class FileRunStore implements RunStore {
       every: Math.max(1, Math.floor(options.checkpointEvery ?? 64)),
       bytes: Math.max(1, options.checkpointBytes ?? 4 * 1024 * 1024),
     };
-    this.syncEachAppend = (options.sync ?? 'append') === 'append';
+    this.syncMode = options.sync ?? 'batch';
   }
 
   /** Creates `<dir>/<runId>/`; a RunExistsError when the run exists. The dir is made if missing. */
@@ -75,7 +80,7 @@ export class FileRunStore implements RunStore {
     return this.queues.run(header.runId, () => createRunFolder(folder, header, state));
   }
 
-  /** Appends `entries` as journal lines: one write, one fsync; a checkpoint now and then. */
+  /** Appends `entries` as journal lines in one write (fsynced as `sync` says); a checkpoint now and then. */
   async append(runId: string, entries: readonly JournalEntry[]): Promise<void> {
     const folder = this.folderOf(runId);
     if (entries.length === 0) return;
@@ -86,7 +91,7 @@ export class FileRunStore implements RunStore {
         this.writers.set(runId, writer);
       }
       try {
-        await writer.append(entries, this.syncEachAppend);
+        await writer.append(entries, this.syncMode);
       } catch (error) {
         // The journal may end in a partial line: the next writer cuts it off.
         await this.closeWriter(runId).catch(() => undefined);
@@ -141,7 +146,7 @@ export class FileRunStore implements RunStore {
     }
   }
 
-  /** Fsyncs the lines appended without one (`sync: 'flush'`); nothing to do otherwise. */
+  /** Resolves once every line appended so far is fsynced (waits for the background fsync of `'batch'`). */
   async flush(): Promise<void> {
     await Promise.all(
       [...this.writers.keys()].map((runId) =>

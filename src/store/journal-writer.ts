@@ -27,8 +27,12 @@ export interface CheckpointPolicy {
  * end (so an append never reads the file). One writer per run; its owner serializes the calls.
  */
 export class JournalWriter {
-  /** True when lines were written without an fsync yet (`sync: false` appends). */
+  /** True when lines were written without an fsync covering them yet. */
   private dirty = false;
+  /** The background fsync of `'batch'` mode, while one runs. */
+  private syncing?: Promise<void>;
+  /** A background fsync's failure, thrown by the next append or sync. */
+  private syncFailure?: { error: unknown };
 
   private constructor(
     private readonly folder: string,
@@ -88,19 +92,25 @@ export class JournalWriter {
   }
 
   /**
-   * Appends `entries`, one JSON line each, in one write; fsyncs when `sync` (one fsync per call).
-   * Rewrites run.json when the status or stop reason changed. After an error the journal may end
-   * in a partial line: close this writer; the next one cuts it off.
+   * Appends `entries`, one JSON line each, in one write; then fsyncs (`'append'`), starts a
+   * background fsync (`'batch'`) or leaves it to `sync()` (`'flush'`). Rewrites run.json when the
+   * status or stop reason changed. After an error the journal may end in a partial line: close this
+   * writer; the next one cuts it off.
    */
-  async append(entries: readonly JournalEntry[], sync: boolean): Promise<void> {
+  async append(
+    entries: readonly JournalEntry[],
+    mode: 'batch' | 'append' | 'flush',
+  ): Promise<void> {
+    this.throwSyncFailure();
     const bytes = Buffer.from(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
     let written = 0;
     while (written < bytes.length) {
       const result = await this.handle.write(bytes, written, bytes.length - written);
       written += result.bytesWritten;
     }
-    if (sync) await this.handle.sync();
-    else this.dirty = true;
+    this.dirty = true;
+    if (mode === 'append') await this.sync();
+    else if (mode === 'batch') this.syncInBackground();
     this.size += bytes.length;
     this.commitsSinceCheckpoint += entries.filter((entry) => entry.type === 'commit').length;
     this.current = statusAfter(entries, this.current.status, this.current.stopReason);
@@ -135,11 +145,40 @@ export class JournalWriter {
     this.commitsSinceCheckpoint = 0;
   }
 
-  /** Fsyncs lines appended without a sync. */
+  /** Resolves once every line written so far is fsynced (after a background fsync still running). */
   async sync(): Promise<void> {
+    while (this.syncing !== undefined) await this.syncing;
+    this.throwSyncFailure();
     if (!this.dirty) return;
-    await this.handle.sync();
     this.dirty = false;
+    await this.handle.sync();
+  }
+
+  /**
+   * Group commit: starts one fsync when lines are unsynced and none runs; when it ends and more lines
+   * came meanwhile, the next one starts. A failure is kept for the next append or sync to throw.
+   */
+  private syncInBackground(): void {
+    if (this.syncing !== undefined || !this.dirty) return;
+    this.dirty = false;
+    this.syncing = this.handle.sync().then(
+      () => {
+        this.syncing = undefined;
+        this.syncInBackground();
+      },
+      (error: unknown) => {
+        this.syncing = undefined;
+        this.dirty = true;
+        this.syncFailure = { error };
+      },
+    );
+  }
+
+  private throwSyncFailure(): void {
+    const failure = this.syncFailure;
+    if (failure === undefined) return;
+    this.syncFailure = undefined;
+    throw failure.error;
   }
 
   /** Fsyncs pending lines and closes the file (closed even when the fsync fails). */

@@ -489,9 +489,9 @@ describe('FileRunStore: durability', () => {
   }
   afterEach(() => jest.restoreAllMocks());
 
-  it('one fsync per append: of the journal only, while the status stays and no checkpoint is due', async () => {
+  it("sync: 'append' — one fsync per append: of the journal only, while the status stays and no checkpoint is due", async () => {
     const dir = await tempDir();
-    const store = newStore({ dir });
+    const store = newStore({ dir, sync: 'append' });
     const state = textState('sync', 0, 'sync_1');
     await store.create(header('sync_1'), state);
     const syncs = await observeSyncs();
@@ -508,9 +508,9 @@ describe('FileRunStore: durability', () => {
     await store.close();
   });
 
-  it('still one journal fsync per append across checkpoints and status changes (they sync their own files)', async () => {
+  it("sync: 'append' — still one journal fsync per append across checkpoints and status changes (they sync their own files)", async () => {
     const dir = await tempDir();
-    const store = newStore({ dir, checkpointEvery: 5 });
+    const store = newStore({ dir, checkpointEvery: 5, sync: 'append' });
     const syncs = await observeSyncs();
     await storeRun(store, weather);
     const counts = await syncs();
@@ -522,6 +522,34 @@ describe('FileRunStore: durability', () => {
       '.run.json.tmp': 2, // create, completed
       [weather.runId]: 3 + Math.floor(commits / 5), // the run folder, after each rename
     });
+  });
+
+  it("sync: 'batch' (default) — appends are written at once and fsynced in the background, at most one fsync per append; flush() waits for it", async () => {
+    const dir = await tempDir();
+    const store = newStore({ dir });
+    const state = textState('batch', 0, 'batch_1');
+    await store.create(header('batch_1'), state);
+    const syncs = await observeSyncs();
+    const appends: Array<Promise<void>> = [];
+    for (let index = 0; index < 20; index++) {
+      const from = state.nodes.length;
+      appendNode(
+        state,
+        { type: 'text', role: 'assistant', text: `${index}` },
+        { module: 'generator' },
+      );
+      appends.push(store.append('batch_1', [commitEntry(state, from)]));
+    }
+    await Promise.all(appends);
+    // Written before each append resolved: a second store (another process) already reads them.
+    expect((await newStore({ dir }).load('batch_1'))?.state).toEqual(storedForm(state));
+    await store.flush();
+    const counts = await syncs();
+    expect(counts['journal.jsonl']).toBeGreaterThanOrEqual(1);
+    expect(counts['journal.jsonl']).toBeLessThanOrEqual(20);
+    await store.flush();
+    expect(await syncs()).toEqual({});
+    await store.close();
   });
 
   it("with sync: 'flush', appends do not fsync; flush() fsyncs each run with pending lines once", async () => {
