@@ -75,6 +75,7 @@ export { NestedAgentRequiredError } from './errors/nested-agent-required.error';
 // run stores (issue 18)
 export { RunExistsError } from './errors/run-exists.error';
 export { RunNotFoundError } from './errors/run-not-found.error';
+export { DatabaseConnectionError } from './errors/database-connection.error';
 export { InvalidRunIdError } from './errors/invalid-run-id.error';
 
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
@@ -365,6 +366,14 @@ export type {
 // ── run stores ────────────────────────────────────────────────────────────────
 export { FileRunStore } from './store/file-run-store';
 export type { FileRunStoreOptions } from './store/file-run-store';
+export { PostgresRunStore, DEFAULT_CHECKPOINT_EVERY } from './store/postgres-run-store';
+export type { PostgresRunStoreOptions } from './store/postgres-run-store';
+export type {
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresQueryable,
+  PostgresQueryResult,
+} from './store/postgres-connection';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';

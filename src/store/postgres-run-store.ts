@@ -1,0 +1,297 @@
+import { RunExistsError } from '../errors/run-exists.error';
+import { RunNotFoundError } from '../errors/run-not-found.error';
+import { statusOf } from '../runtime/loop/run-journal';
+import type { AgentState } from '../runtime/loop/agent-state';
+import type {
+  JournalEntry,
+  RunFilter,
+  RunHeader,
+  RunStore,
+  RunSummary,
+  StoredRun,
+} from '../runtime/run-store';
+import {
+  connect,
+  connectionError,
+  createPool,
+  describeConnectionString,
+  describePool,
+  isConnectionError,
+  type ConnectionTarget,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from './postgres-connection';
+import {
+  insertEntries,
+  readRun,
+  rehydrateNested,
+  writeCheckpoint,
+  type RunRow,
+} from './postgres-run-rows';
+import { DEFAULT_SCHEMA, migrate, schemaTables, type SchemaTables } from './postgres-schema';
+import { stopReasonOf, storedInitialState } from './postgres-replay';
+
+/** Options of {@link PostgresRunStore}. */
+export interface PostgresRunStoreOptions {
+  /** `postgres://user:password@host:port/database`; PG* environment variables fill in what it omits. */
+  connectionString?: string;
+  /** The PostgreSQL schema holding the store's tables, created on first use (default `ideact`). */
+  schema?: string;
+  /** A `pg` Pool of yours to use instead of one of the store's own; `close()` leaves it open. */
+  pool?: PostgresPool;
+  /** A checkpoint is written every this many commits of a run, so `load` replays at most that many (default 50). */
+  checkpointEvery?: number;
+  /** How long to wait for a connection before failing with DatabaseConnectionError (default 10 000 ms). */
+  connectionTimeoutMs?: number;
+}
+
+/** Commits between checkpoints unless `checkpointEvery` says otherwise. */
+export const DEFAULT_CHECKPOINT_EVERY = 50;
+
+/**
+ * A {@link RunStore} in PostgreSQL (issue 18), for runs that outlive a process or a machine: one row
+ * per run, its journal entries, and a checkpoint every `checkpointEvery` commits. Each `append` is one
+ * transaction; the store creates and migrates its tables itself. The `pg` driver loads on first use.
+ */
+export class PostgresRunStore implements RunStore {
+  private readonly pool: PostgresPool;
+  private readonly ownsPool: boolean;
+  private readonly schema: string;
+  private readonly tables: SchemaTables;
+  private readonly target: ConnectionTarget;
+  private readonly checkpointEvery: number;
+  private migrated?: Promise<void>;
+  private closed = false;
+
+  constructor(options: PostgresRunStoreOptions = {}) {
+    this.schema = options.schema || DEFAULT_SCHEMA;
+    this.tables = schemaTables(this.schema);
+    this.checkpointEvery = Math.max(
+      1,
+      Math.floor(options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY),
+    );
+    if (options.pool === undefined) {
+      this.pool = createPool(options.connectionString, options.connectionTimeoutMs ?? 10_000);
+      this.ownsPool = true;
+      this.target = describeConnectionString(options.connectionString);
+    } else {
+      this.pool = options.pool;
+      this.ownsPool = false;
+      this.target = describePool(options.pool);
+    }
+  }
+
+  /** The store as error messages name it. */
+  private get description(): string {
+    return `PostgreSQL schema "${this.schema}" at ${this.target.target}`;
+  }
+
+  /** Inserts the run's row and its first checkpoint (the state as given) in one transaction. */
+  async create(header: RunHeader, state: AgentState): Promise<void> {
+    const stored = storedInitialState(state);
+    const status = statusOf(stored);
+    const stopReason = stored.nextStep.module === 'done' ? stored.nextStep.args.reason : null;
+    await this.transaction(async (client) => {
+      const inserted = await client.query(
+        `INSERT INTO ${this.tables.runs}
+           (run_id, parent_run_id, parent_call_id, task, status, stop_reason, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+         ON CONFLICT (run_id) DO NOTHING`,
+        [
+          header.runId,
+          header.parentRunId ?? null,
+          header.parentCallId ?? null,
+          header.task ?? null,
+          status,
+          stopReason,
+          header.createdAt,
+        ],
+      );
+      if (inserted.rowCount === 0) {
+        throw new RunExistsError({ runId: header.runId, location: this.description });
+      }
+      await client.query(
+        `INSERT INTO ${this.tables.checkpoints}
+           (run_id, covers_seq, state, attempts, open_calls, status)
+         VALUES ($1, 0, $2::jsonb, '{}'::jsonb, '[]'::jsonb, $3)`,
+        [header.runId, JSON.stringify(stored), status],
+      );
+    });
+  }
+
+  /** One transaction: the entries, the run's status and, every `checkpointEvery` commits, a checkpoint. */
+  async append(runId: string, entries: readonly JournalEntry[]): Promise<void> {
+    await this.transaction(async (client) => {
+      const locked = await client.query(
+        `SELECT status, stop_reason, commits_since_checkpoint
+           FROM ${this.tables.runs} WHERE run_id = $1 FOR UPDATE`,
+        [runId],
+      );
+      const run = locked.rows[0] as
+        | { status: string; stop_reason: string | null; commits_since_checkpoint: number }
+        | undefined;
+      if (run === undefined) throw new RunNotFoundError({ runId, location: this.description });
+      if (entries.length === 0) return;
+      await insertEntries(client, this.tables, runId, entries);
+      let { status, stop_reason: stopReason, commits_since_checkpoint: commits } = run;
+      for (const entry of entries) {
+        if (entry.type === 'commit') {
+          status = entry.status;
+          stopReason = stopReasonOf(entry);
+          commits += 1;
+        } else if (entry.type === 'status') {
+          status = entry.status;
+        }
+      }
+      if (commits >= this.checkpointEvery) {
+        await writeCheckpoint(client, this.tables, runId);
+        commits = 0;
+      }
+      await client.query(
+        `UPDATE ${this.tables.runs}
+            SET status = $2, stop_reason = $3, commits_since_checkpoint = $4,
+                updated_at = GREATEST(updated_at, $5::timestamptz)
+          WHERE run_id = $1`,
+        [runId, status, stopReason, commits, (entries[entries.length - 1] as JournalEntry).time],
+      );
+    });
+  }
+
+  /** Appended entries are committed (durable) when `append` resolves: nothing to flush. */
+  async flush(): Promise<void> {}
+
+  /** The latest checkpoint plus the entries after it, replayed; nested runs rehydrated into `metadata.nested`. */
+  async load(runId: string): Promise<StoredRun | undefined> {
+    // One snapshot, so a compaction committing meanwhile cannot remove entries between two reads.
+    return this.transaction(async (client) => {
+      const found = await readRun(client, this.tables, runId);
+      if (found === undefined) return undefined;
+      await rehydrateNested(client, this.tables, found.replay.state, new Set([runId]));
+      return {
+        header: headerOf(found.row),
+        status: found.replay.status,
+        state: found.replay.state,
+        attempts: found.replay.attempts,
+        openCalls: found.replay.openCalls,
+      };
+    }, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  }
+
+  /** Runs newest first (by `createdAt`), filtered by status and parent, from the `runs` table alone. */
+  async list(filter: RunFilter = {}): Promise<RunSummary[]> {
+    const conditions: string[] = [];
+    const values: unknown[] = [];
+    if (filter.status !== undefined) {
+      values.push(Array.isArray(filter.status) ? filter.status : [filter.status]);
+      conditions.push(`status = ANY($${values.length}::text[])`);
+    }
+    if (filter.parentRunId === null) conditions.push('parent_run_id IS NULL');
+    else if (filter.parentRunId !== undefined) {
+      values.push(filter.parentRunId);
+      conditions.push(`parent_run_id = $${values.length}`);
+    }
+    let limit = '';
+    if (filter.limit !== undefined) {
+      values.push(Math.max(0, Math.floor(filter.limit)));
+      limit = `LIMIT $${values.length}`;
+    }
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+    const result = await this.withClient((client) =>
+      client.query(
+        `SELECT * FROM ${this.tables.runs} ${where} ORDER BY created_at DESC, position DESC ${limit}`,
+        values,
+      ),
+    );
+    return (result.rows as RunRow[]).map((row) => ({
+      ...headerOf(row),
+      status: row.status,
+      ...(row.stop_reason === null ? {} : { stopReason: row.stop_reason }),
+      updatedAt: row.updated_at.toISOString(),
+    }));
+  }
+
+  /** Deletes the run and its nested runs (recursively), with their journals and checkpoints. */
+  async delete(runId: string): Promise<void> {
+    // The run and every run below it (nested runs, their nested runs…); rows of theirs cascade.
+    await this.withClient((client) =>
+      client.query(
+        `WITH RECURSIVE tree(run_id) AS (
+           SELECT run_id FROM ${this.tables.runs} WHERE run_id = $1
+           UNION
+           SELECT child.run_id FROM ${this.tables.runs} child JOIN tree ON child.parent_run_id = tree.run_id
+         )
+         DELETE FROM ${this.tables.runs} WHERE run_id IN (SELECT run_id FROM tree)`,
+        [runId],
+      ),
+    );
+  }
+
+  /** Ends the store's own pool (a pool passed as `pool` stays open: it is yours). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** Migrates the schema once per store (again after a failure, e.g. the server was down). */
+  private ready(): Promise<void> {
+    this.migrated ??= this.withConnection((client) => migrate(client, this.schema)).catch(
+      (error: unknown) => {
+        this.migrated = undefined;
+        throw error;
+      },
+    );
+    return this.migrated;
+  }
+
+  private async withClient<T>(work: (client: PostgresPoolClient) => Promise<T>): Promise<T> {
+    await this.ready();
+    return this.withConnection(work);
+  }
+
+  /** Runs `work` on a pooled connection; a connection lost meanwhile is a DatabaseConnectionError. */
+  private async withConnection<T>(work: (client: PostgresPoolClient) => Promise<T>): Promise<T> {
+    const client = await connect(this.pool, this.target);
+    let broken: Error | undefined;
+    try {
+      return await work(client);
+    } catch (error) {
+      if (isConnectionError(error)) {
+        broken = error as Error;
+        throw connectionError(error, this.target);
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  private transaction<T>(
+    work: (client: PostgresPoolClient) => Promise<T>,
+    begin = 'BEGIN',
+  ): Promise<T> {
+    return this.withClient(async (client) => {
+      await client.query(begin);
+      try {
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+}
+
+/** A `runs` row as a RunHeader. */
+function headerOf(row: RunRow): RunHeader {
+  return {
+    runId: row.run_id,
+    ...(row.parent_run_id === null ? {} : { parentRunId: row.parent_run_id }),
+    ...(row.parent_call_id === null ? {} : { parentCallId: row.parent_call_id }),
+    ...(row.task === null ? {} : { task: row.task }),
+    createdAt: row.created_at.toISOString(),
+  };
+}
