@@ -91,6 +91,8 @@ export class Run {
   private readonly remember?: RunSetup['remember'];
   /** Nodes the store holds (the next commit sends the rest); a rollback lowers it. */
   private committed: number;
+  /** The head, next step, limits and status of the last commit (to skip commits that change none). */
+  private lastCommit?: string;
   private opened?: Promise<void>;
   private announced = false;
   private ended = false;
@@ -244,8 +246,21 @@ export class Run {
     const store = this.store;
     if (file === undefined && store === undefined) return Promise.resolve();
     // The commit is taken now (the state as it is), written after the previous write finished.
-    const entry = store === undefined ? undefined : commitEntry(state, this.committed);
+    let entry = store === undefined ? undefined : commitEntry(state, this.committed);
     this.committed = state.nodes.length;
+    if (entry !== undefined) {
+      // A step that added no node and left the stored next step as it was (the Prompter's: its
+      // prompt is not stored) changes only counters: not worth a journal line.
+      const key = JSON.stringify([entry.head, entry.nextStep, entry.limits, entry.status]);
+      if (
+        entry.nodes.length === 0 &&
+        entry.from === state.nodes.length &&
+        key === this.lastCommit
+      ) {
+        entry = undefined;
+      } else this.lastCommit = key;
+    }
+    if (entry === undefined && file === undefined) return this.saving;
     const next = this.saving.then(async () => {
       if (entry !== undefined) await store?.append(this.id, [entry]);
       if (file !== undefined) await saveState(file, state);
