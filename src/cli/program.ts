@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
+import { bothNames, bothNamesInCode } from '../protocol/protocol-vocabulary';
 import type { CliIo } from './cli-io';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
 import { reportError } from './report-error';
@@ -145,8 +146,7 @@ function packageVersion(): string {
 }
 
 /** One option, one meaning in run, validate and codegen: `moduleRoot` in code, default the cwd. */
-const MODULE_ROOT_HELP =
-  'directory `_module` and @Module paths resolve in and may not leave (default: the current directory)';
+const MODULE_ROOT_HELP = `directory ${bothNamesInCode('delegateField')} and ${bothNames('delegateDecorator')} paths resolve in and may not leave (default: the current directory)`;
 
 const EXIT_CODES_HELP = `
 Exit codes:
