@@ -110,6 +110,28 @@ export { IncrementalRenderer } from './runtime/loop/incremental-renderer';
 export { viewOfKind } from './protocol/kind-view';
 export { readTool, resolveActivity, toolName } from './protocol/read-tool';
 export type { ToolInfo, ToolImports, ToolOutputPath } from './protocol/tool-info';
+export {
+  PROTOCOL_VOCABULARY,
+  vocabularyName,
+  bothNames,
+  bothNamesInCode,
+  vocabularyOfName,
+} from './protocol/protocol-vocabulary';
+export type {
+  ProtocolVocabulary,
+  VocabularyConcept,
+  VocabularyEntry,
+  DelegateField,
+  ScopesField,
+} from './protocol/protocol-vocabulary';
+export {
+  checkToolMetaNames,
+  checkSchemaToolNames,
+  toolVocabulary,
+  schemaVocabulary,
+} from './protocol/tool-meta-names';
+export type { ToolLocation } from './protocol/tool-meta-names';
+export { latestToolDefinitions } from './protocol/tool-override';
 export { invertIdea, findIdeaInput } from './protocol/invert-idea';
 export { parseIdea } from './protocol/parse-idea';
 export {
@@ -214,10 +236,10 @@ export { Tool } from './decorators/tool.decorator';
 export type { ToolOptions } from './decorators/tool.decorator';
 export { Output } from './decorators/output.decorator';
 export { Activity } from './decorators/activity.decorator';
-export { Module } from './decorators/module.decorator';
-export type { ModuleOptions } from './decorators/module.decorator';
-export { Imports } from './decorators/imports.decorator';
-export type { ImportsChoice } from './decorators/imports.decorator';
+export { Module, Delegate } from './decorators/module.decorator';
+export type { ModuleOptions, DelegateOptions } from './decorators/module.decorator';
+export { Imports, Scopes } from './decorators/imports.decorator';
+export type { ImportsChoice, ScopesChoice } from './decorators/imports.decorator';
 export { OutputPath } from './decorators/output-path.decorator';
 export type { OutputPathChoice } from './decorators/output-path.decorator';
 export { Describe } from './decorators/describe.decorator';

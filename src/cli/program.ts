@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { bothNames, bothNamesInCode } from '../protocol/protocol-vocabulary';
 import type { CliIo } from './cli-io';
 import type { RunCommandOptions } from './commands/run-command';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
@@ -143,8 +144,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<ExitCodeValue> 
 }
 
 /** One option, one meaning in run, validate and codegen: `moduleRoot` in code, default the cwd. */
-const MODULE_ROOT_HELP =
-  'directory `_module` and @Module paths resolve in and may not leave (default: the current directory)';
+const MODULE_ROOT_HELP = `directory ${bothNamesInCode('delegateField')} and ${bothNames('delegateDecorator')} paths resolve in and may not leave (default: the current directory)`;
 
 const EXIT_CODES_HELP = `
 Exit codes:

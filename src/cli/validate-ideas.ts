@@ -7,6 +7,7 @@ import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
 import { formatIssues, validateJson } from '../protocol/json-validation';
 import { parseIdea } from '../protocol/parse-idea';
+import { vocabularyName, type ProtocolVocabulary } from '../protocol/protocol-vocabulary';
 import { ModuleLoader } from '../runtime/module-loader';
 import { displayModuleId, isUrlReference } from '../runtime/module-path';
 
@@ -38,16 +39,22 @@ export interface ValidateIdeasOptions {
   moduleRoot?: string;
 }
 
-/** The `_module` references a schema declares (`{ _module: { const: '…' } }`), with their JSON paths. */
+/**
+ * The delegate references a schema declares (`{ _module: { const: '…' } }` or the newer
+ * `{ _delegate: { const: '…' } }`), with their JSON paths and the vocabulary they are written in.
+ */
 interface ModuleReference {
   reference: string;
   jsonPath: string;
+  /** `seeds` for `_module`, `acts` for `_delegate`: messages use the same words (module / delegate). */
+  vocabulary: ProtocolVocabulary;
 }
 
 /**
  * Validates Idea files (`ideact validate`): JSON syntax, the Idea structure, every schema being valid
- * JSON Schema, the input data and the solution against their schemas, and every `_module` resolving
- * to an Idea inside the module root, recursively, without cycles. Never throws for problems in files.
+ * JSON Schema, the input data and the solution against their schemas, and every `_module` (or
+ * `_delegate`, R-DEL-1) resolving to an Idea inside the module root, recursively, without cycles.
+ * Never throws for problems in files.
  */
 export async function validateIdeas(
   files: string[],
@@ -162,17 +169,18 @@ interface ModuleCheck {
   report: IdeaReport;
 }
 
-/** Loads every `_module` the Idea declares (inside the root), recursing and detecting cycles. */
+/** Loads every `_module` / `_delegate` the Idea declares (inside the root), recursing and detecting cycles. */
 async function checkModules(
   idea: Idea,
   file: string,
   chain: string[],
   check: ModuleCheck,
 ): Promise<void> {
-  for (const { reference, jsonPath } of moduleReferences(idea.schema, '/schema')) {
+  for (const { reference, jsonPath, vocabulary } of moduleReferences(idea.schema, '/schema')) {
     if (reference === 'anonymous') continue;
+    const noun = vocabularyName('delegate', vocabulary);
     if (isUrlReference(reference)) {
-      check.report.notes.push(`${jsonPath}: URL module ${reference} not fetched by validate`);
+      check.report.notes.push(`${jsonPath}: URL ${noun} ${reference} not fetched by validate`);
       continue;
     }
     let id: string;
@@ -190,13 +198,13 @@ async function checkModules(
       check.report.problems.push({
         file,
         jsonPath,
-        message: `module cycle: ${names.join(' → ')}; a module may not call itself, directly or through other modules`,
+        message: `${noun} cycle: ${names.join(' → ')}; a ${noun} may not call itself, directly or through other ${noun}s`,
       });
       continue;
     }
     if (check.checked.has(id)) continue;
     check.checked.add(id);
-    check.report.notes.push(`module ${reference} resolves to ${displayModuleId(id, check.root)}`);
+    check.report.notes.push(`${noun} ${reference} resolves to ${displayModuleId(id, check.root)}`);
     const moduleReport: IdeaReport = { file: id, problems: [], notes: [], readable: true };
     checkIdea(moduleIdea, id, moduleReport);
     check.report.problems.push(...moduleReport.problems);
@@ -204,7 +212,7 @@ async function checkModules(
   }
 }
 
-/** Finds `_module: { const: '…' }` anywhere in a schema (tools inside a Vessel's `calls`). */
+/** Finds `_module` / `_delegate: { const: '…' }` anywhere in a schema (tools inside a Vessel's `calls`). */
 function moduleReferences(schema: unknown, jsonPath: string): ModuleReference[] {
   const found: ModuleReference[] = [];
   const walk = (value: unknown, at: string): void => {
@@ -215,11 +223,18 @@ function moduleReferences(schema: unknown, jsonPath: string): ModuleReference[] 
     if (typeof value !== 'object' || value === null) return;
     const record = value as Record<string, unknown>;
     const properties = record.properties as Record<string, unknown> | undefined;
-    const module = properties?._module as { const?: unknown } | undefined;
-    if (module !== undefined && typeof module.const === 'string') {
+    let here: unknown;
+    for (const vocabulary of ['seeds', 'acts'] as const) {
+      const field = vocabularyName('delegateField', vocabulary);
+      const module = properties?.[field] as { const?: unknown } | undefined;
+      // Both names written with one value (parseIdea allows only that) make one reference.
+      if (module === undefined || typeof module.const !== 'string' || module.const === here)
+        continue;
+      here = module.const;
       found.push({
         reference: module.const,
-        jsonPath: childPath(childPath(childPath(at, 'properties'), '_module'), 'const'),
+        jsonPath: childPath(childPath(childPath(at, 'properties'), field), 'const'),
+        vocabulary,
       });
     }
     for (const [key, item] of Object.entries(record)) walk(item, childPath(at, key));

@@ -4,6 +4,8 @@ import type { Idea } from '../protocol/idea';
 import { isInputMessage } from '../protocol/data-view';
 import { findIdeaInput } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
+import { vocabularyName } from '../protocol/protocol-vocabulary';
+import { schemaVocabulary } from '../protocol/tool-meta-names';
 import { moduleOutputSchema, vesselTools } from '../protocol/vessel-idea';
 import { ClassBuilder } from './schema-to-classes';
 import { ImportSet, type ClassModel, type CodegenWarning } from './codegen-model';
@@ -16,7 +18,7 @@ import { localizeReferences } from './schema-references';
 export interface IdeaSourceOptions {
   /** The Idea file as the user named it; used in warnings and errors. */
   ideaFile: string;
-  /** The Idea's path relative to the module root, with `/` separators (goes into `@Module`). */
+  /** The Idea's path relative to the module root, with `/` separators (goes into `@Module` / `@Delegate`). */
   modulePath: string;
   /** Directory external `$ref`s resolve against (the Idea file's directory). */
   cwd: string;
@@ -43,6 +45,7 @@ const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const RESERVED_NAMES = [
   'Tool',
   'Module',
+  'Delegate',
   'Output',
   'Describe',
   'Type',
@@ -73,8 +76,9 @@ const RESERVED_NAMES = [
 
 /**
  * Generates the TypeScript file for one Idea: `XInput`/`XOutput` types (json-schema-to-typescript),
- * nested params classes and the Tool class `X` with `@Tool`, `@Module(path, { resolution: 'upfront' })`,
- * `@Output(schema)`, class-validator decorators and the typed-call fields. Pure apart from reading
+ * nested params classes and the Tool class `X` with `@Tool`, `@Module(path, { resolution: 'upfront' })`
+ * (`@Delegate` when the Idea's Tools are written with `_delegate`/`_scopes`), `@Output(schema)`,
+ * class-validator decorators and the typed-call fields. Pure apart from reading
  * external `$ref`s: the same Idea and options always give the same bytes.
  */
 export async function generateIdeaSource(
@@ -157,9 +161,14 @@ export async function generateIdeaSource(
   if (typeof idea.description === 'string' && idea.description !== '') {
     toolOptions.description = idea.description;
   }
+  // The Idea's own vocabulary (R-DEL-1): `@Delegate` for an Idea written with `_delegate`/`_scopes`.
+  const delegateDecorator = vocabularyName(
+    'delegateDecorator',
+    schemaVocabulary(idea.schema),
+  ).slice(1);
   const classDecorators = [
     `@${imports.use('ideact', 'Tool')}(${renderLiteral(toolOptions)})`,
-    `@${imports.use('ideact', 'Module')}(${quote(options.modulePath)}, { resolution: 'upfront' })`,
+    `@${imports.use('ideact', delegateDecorator)}(${quote(options.modulePath)}, { resolution: 'upfront' })`,
     `@${imports.use('ideact', 'Output')}(${renderLiteral(moduleOutputSchema(idea))})`,
   ];
 

@@ -1,11 +1,12 @@
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
+import { bothNames } from '../protocol/protocol-vocabulary';
 import type { CollectedTool } from './collect-tool-entries';
 import { getMetadataStorage } from './metadata-storage';
 
 /**
  * Start checks (createContainer, new Executor with classes) between tools and activities: every explicit `_activity` must be registered
  * (listing the registered ones and, when a known service class declares it, which one to add); a
- * class-declared tool must have some way to run (an Activity, an `_output`, or a `_module`). @internal
+ * class-declared tool must have some way to run (an Activity, an `_output`, or a `_module` / `_delegate`). @internal
  */
 export function checkToolActivities(
   tools: readonly CollectedTool[],
@@ -40,16 +41,17 @@ export function checkToolActivities(
       activity === undefined &&
       !known.has(tool.name) &&
       properties._output === undefined &&
-      properties._module === undefined
+      properties._module === undefined &&
+      properties._delegate === undefined
     ) {
       throw new ContainerConfigurationError({
         api,
         setting: 'tools',
-        problem: `tool "${tool.name}" (${tool.source}) has no way to run: no Activity is registered under its name and it has neither @Output nor @Module.`,
+        problem: `tool "${tool.name}" (${tool.source}) has no way to run: no Activity is registered under its name and it has neither @Output nor ${bothNames('delegateDecorator')}.`,
         solutions: [
           `Register an Activity named "${tool.name}" (same-name convention, R-TOOL-2), or add @Activity('name') for another one.`,
           `Add @Output(ResultClass) so that the LLM produces the output (latent tool).`,
-          "Add @Module('anonymous') or @Module('ideas/file.json') to run it in a clean room.",
+          "Add @Module('anonymous') or @Module('ideas/file.json') (or @Delegate(…), the same decorator) to run it in a clean room.",
         ],
       });
     }

@@ -1,4 +1,6 @@
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
+import { checkToolMetaNames } from '../protocol/tool-meta-names';
+import { latestToolDefinitions } from '../protocol/tool-override';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { ParamsTransformer } from '../runtime/activity';
 import type { ToolClass } from './class-types';
@@ -23,8 +25,10 @@ export interface CollectedTools {
 
 /**
  * Turns `tools` (decorated classes and ToolSchemas) into schemas and params transformers; rejects
- * non-tools and duplicate names with a ContainerConfigurationError. One check for `createContainer`
- * and `new Executor` (`api` names the one called, for messages). @internal
+ * non-tools with a ContainerConfigurationError and a Tool writing `_module`/`_delegate` (or
+ * `_imports`/`_scopes`) differently with an InvalidIdeaError. A name given twice keeps its later
+ * definition (R-TOOL-5; before, a ContainerConfigurationError). One check for `createContainer` and
+ * `new Executor` (`api` names the one called, for messages). @internal
  */
 export function collectToolEntries(
   entries: readonly unknown[],
@@ -38,27 +42,17 @@ export function collectToolEntries(
       solutions: ['Pass `tools: [WeatherReport, otherToolSchema]`.'],
     });
   }
-  const tools: CollectedTool[] = [];
-  const paramsTransformers: Record<string, ParamsTransformer> = {};
-  entries.forEach((entry, index) => {
-    const collected = collectOne(entry, index, api);
-    const clash = tools.find((tool) => tool.name === collected.name);
-    if (clash) {
-      throw new ContainerConfigurationError({
-        api,
-        setting: 'tools',
-        problem: `two tools are named "${collected.name}": ${clash.source} and ${collected.source}.`,
-        solutions: [
-          "Rename one of them: `@Tool({ name: 'otherName' })` or its `_tool` const.",
-          'Remove the duplicate from `tools` if it is the same tool listed twice.',
-        ],
-      });
-    }
-    tools.push(collected);
-    if (collected.type) {
-      paramsTransformers[collected.name] = createParamsTransformer(collected.type, collected.name);
-    }
+  const collected = entries.map((entry, index) => {
+    const one = collectOne(entry, index, api);
+    checkToolMetaNames(one.schema, { source: one.source, jsonPath: '' });
+    return one;
   });
+  // R-TOOL-5: the later definition of a name wins; the earlier ones are dropped.
+  const tools = latestToolDefinitions(collected, (tool) => tool.name);
+  const paramsTransformers: Record<string, ParamsTransformer> = {};
+  for (const tool of tools) {
+    if (tool.type) paramsTransformers[tool.name] = createParamsTransformer(tool.type, tool.name);
+  }
   return { tools, paramsTransformers };
 }
 

@@ -28,20 +28,30 @@ export function decoratedClass(decorator: string, target: unknown): ClassConstru
 
 /**
  * Records what `decorator` says about its class in `records` (a list of the metadata storage),
- * throwing when it was already applied to exactly this class.
+ * throwing when it was already applied to exactly this class — also under its other name
+ * (`@Module`/`@Delegate`, `@Imports`/`@Scopes`): `recordedBy` tells which name made a record.
  * @internal
  */
 export function registerOnce<T extends { target: ClassConstructor }>(
   decorator: string,
   records: T[],
   record: T,
+  recordedBy: (entry: T) => string = () => decorator,
 ): void {
-  if (records.some((entry) => entry.target === record.target)) {
+  const existing = records.find((entry) => entry.target === record.target);
+  if (existing !== undefined) {
+    const other = recordedBy(existing);
     throw new DecoratorError({
       decorator,
       target: record.target.name,
-      problem: 'applied twice to the same class.',
-      solutions: [`Keep one ${decorator} on ${record.target.name}.`],
+      problem:
+        other === decorator
+          ? 'applied twice to the same class.'
+          : `applied together with ${other}, its other name (the seeds' and the newer revision's names of one decorator).`,
+      solutions:
+        other === decorator
+          ? [`Keep one ${decorator} on ${record.target.name}.`]
+          : [`Keep either ${other} or ${decorator} on ${record.target.name}, not both.`],
     });
   }
   records.push(record);

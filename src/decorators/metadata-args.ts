@@ -1,4 +1,5 @@
 import type { JSONSchema } from '../protocol/json-schema';
+import type { ProtocolVocabulary } from '../protocol/protocol-vocabulary';
 import type { ClassConstructor } from './class-types';
 
 /** What `@Tool()` recorded. */
@@ -34,18 +35,25 @@ export interface ServiceActivityMetadataArgs {
   name: string;
 }
 
-/** What `@Module()` recorded (`_module`, `_resolution`). */
+/** What `@Module()` / `@Delegate()` recorded (`_module` / `_delegate`, `_resolution`). */
 export interface ModuleMetadataArgs {
   target: ClassConstructor;
+  /** Which name was used: `@Module` (seeds, writes `_module`) or `@Delegate` (acts, writes `_delegate`). */
+  vocabulary: ProtocolVocabulary;
   /** An Idea file path, a URL, or `'anonymous'`. */
   reference: string;
   /** When the module is resolved (R-MOD-3/R-MOD-4). */
   resolution: 'execution' | 'upfront';
 }
 
-/** What `@Imports()` recorded (`_imports`): fixed by the designer (static) or chosen by the LLM (dynamic). */
+/**
+ * What `@Imports()` / `@Scopes()` recorded (`_imports` / `_scopes`): fixed by the designer (static)
+ * or chosen by the LLM (dynamic).
+ */
 export interface ImportsMetadataArgs {
   target: ClassConstructor;
+  /** Which name was used: `@Imports` (seeds, writes `_imports`) or `@Scopes` (acts, writes `_scopes`). */
+  vocabulary: ProtocolVocabulary;
   mode: 'static' | 'dynamic';
   kinds: string[];
 }

@@ -1,3 +1,4 @@
+import { vocabularyName } from '../protocol/protocol-vocabulary';
 import type { ClassConstructor } from './class-types';
 import type {
   ImportsMetadataArgs,
@@ -77,8 +78,10 @@ export class MetadataStorage {
     const found: string[] = [];
     if (this.findOwn(this.outputs, target)) found.push('@Output');
     if (this.findOwn(this.toolActivities, target)) found.push('@Activity');
-    if (this.findOwn(this.modules, target)) found.push('@Module');
-    if (this.findOwn(this.imports, target)) found.push('@Imports');
+    const module = this.findOwn(this.modules, target);
+    if (module) found.push(vocabularyName('delegateDecorator', module.vocabulary));
+    const imports = this.findOwn(this.imports, target);
+    if (imports) found.push(vocabularyName('scopesDecorator', imports.vocabulary));
     if (this.findOwn(this.outputPaths, target)) found.push('@OutputPath');
     return found;
   }

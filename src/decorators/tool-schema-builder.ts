@@ -1,5 +1,6 @@
 import { DecoratorError } from '../errors/decorator.error';
 import type { JSONSchema } from '../protocol/json-schema';
+import { vocabularyName } from '../protocol/protocol-vocabulary';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { ToolClass } from './class-types';
 import { classToJsonSchema } from './class-schema';
@@ -35,7 +36,8 @@ export function toolSchema(type: ToolClass): ToolSchema {
   };
   const imports = storage.findInherited(storage.imports, type);
   if (imports) {
-    properties._imports =
+    // `@Imports` writes `_imports`, `@Scopes` writes `_scopes` (R-SCOPE-1): the same rule, two names.
+    properties[vocabularyName('scopesField', imports.vocabulary)] =
       imports.mode === 'static'
         ? { const: [...imports.kinds] }
         : { type: 'array', items: { enum: [...imports.kinds] } };
@@ -60,7 +62,8 @@ export function toolSchema(type: ToolClass): ToolSchema {
   if (activity) properties._activity = { const: activity.name ?? name };
   const module = storage.findInherited(storage.modules, type);
   if (module) {
-    properties._module = { const: module.reference };
+    // `@Module` writes `_module`, `@Delegate` writes `_delegate` (R-DEL-1).
+    properties[vocabularyName('delegateField', module.vocabulary)] = { const: module.reference };
     if (module.resolution === 'upfront') properties._resolution = { const: 'upfront' };
   }
 

@@ -7,7 +7,7 @@ import { InputError } from './input.error';
 export class ModulePathError extends InputError {
   static override readonly code = 'MODULE_PATH';
 
-  /** The module reference as written in `_module`. */
+  /** The module reference as written in `_module` / `_delegate`. */
   readonly path: string;
   /** The module root it had to stay inside (absolute). */
   readonly root: string;

@@ -7,7 +7,7 @@ import { InputError } from './input.error';
 export class ModuleUrlError extends InputError {
   static override readonly code = 'MODULE_URL';
 
-  /** The module URL as written in `_module`. */
+  /** The module URL as written in `_module` / `_delegate`. */
   readonly url: string;
 
   constructor(options: { url: string; reason: string; fix: string; cause?: unknown }) {

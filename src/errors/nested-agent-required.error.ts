@@ -11,7 +11,7 @@ export class NestedAgentRequiredError extends ConfigurationError {
 
   /** The Tool whose Call ran the module. */
   readonly toolName: string;
-  /** The module as written in `_module` (a path relative to the module root, or a URL). */
+  /** The module as written in `_module` / `_delegate` (a path relative to the module root, or a URL). */
   readonly module: string;
 
   constructor(options: { toolName: string; module: string; cause?: unknown }) {

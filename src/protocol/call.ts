@@ -15,6 +15,8 @@ export interface Call {
   _outputPath?: string;
   /** Message kinds the LLM chose to import, when the Tool leaves it to the LLM (R-IMP-1). */
   _imports?: string[];
+  /** The same as `_imports`, in the newer revision's name: when the Tool offers `_scopes` (R-SCOPE-1). */
+  _scopes?: string[];
   /** The instance this Call works on (R-INST-1). */
   _instance?: string;
   /** Params, plus any further meta-fields. */

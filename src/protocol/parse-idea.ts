@@ -5,13 +5,16 @@ import type { JSONSchema } from './json-schema';
 import { findLocalReferenceProblem } from './local-references';
 import { isPlainObject } from '../internal/is-plain-object';
 import type { Message } from './message';
+import { checkSchemaToolNames } from './tool-meta-names';
 
 const MESSAGE_TYPES = ['system', 'text', 'data', 'input', 'state', 'result'] as const;
 
 /**
  * Structural check of an Idea value (`{ name?, description?, context: Message[], schema, solution? }`)
  * read from `source` (a file path or label used in messages), including its schemas' local `$ref`s
- * (none dangling, none in a cycle) and its depth (at most MAX_JSON_DEPTH levels). Returns it typed;
+ * (none dangling, none in a cycle), its depth (at most MAX_JSON_DEPTH levels) and its Tools' meta-field
+ * names (`_module` and `_delegate`, `_imports` and `_scopes`: both written must agree, R-DEL-2,
+ * R-SCOPE-2). Returns it typed;
  * throws `InvalidIdeaError` naming the JSON path, e.g. `at /context/2/type: unknown message type
  * "foo"` or `at /schema/properties/a/$ref: …`.
  */
@@ -42,6 +45,8 @@ export function parseIdea(value: unknown, source: string): Idea {
     fail('/schema', `expected a JSON Schema object, got ${kindOf(idea.schema)}`);
   }
   checkReferences(idea.schema as JSONSchema, '/schema', fail);
+  // R-DEL-2 / R-SCOPE-2: a Tool writing `_module` and `_delegate` (or `_imports` and `_scopes`) differently.
+  checkSchemaToolNames(idea.schema as JSONSchema, { source, jsonPath: '/schema' });
   (idea.context as Array<{ schema?: unknown }>).forEach((message, index) => {
     if (isPlainObject(message.schema)) {
       checkReferences(message.schema as JSONSchema, `/context/${index}/schema`, fail);

@@ -1,15 +1,22 @@
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from './json-schema';
+import type { ScopesField } from './protocol-vocabulary';
 import type { ToolInfo, ToolImports, ToolOutputPath } from './tool-info';
+import { checkToolMetaNames, delegateFieldOf, scopesFieldOf } from './tool-meta-names';
 import type { ToolSchema } from './tool-schema';
 
 /**
- * Reads a Tool schema's name, params and meta-fields (DESIGN.md §2) into a {@link ToolInfo}.
- * Throws `InvalidSchemaError` when the schema has no string `_tool` const.
+ * Reads a Tool schema's name, params and meta-fields (DESIGN.md §2) into a {@link ToolInfo}, in
+ * either vocabulary (`_module` or `_delegate`, `_imports` or `_scopes`). Throws `InvalidSchemaError`
+ * when the schema has no string `_tool` const, `InvalidIdeaError` when it writes both names of one
+ * field with different values (R-DEL-2, R-SCOPE-2).
  */
 export function readTool(tool: ToolSchema): ToolInfo {
   const name = toolName(tool);
+  checkToolMetaNames(tool, { source: `tool "${name}"`, jsonPath: '' });
   const properties = tool.properties ?? {};
+  const scopesField = scopesFieldOf(tool);
+  const moduleField = delegateFieldOf(tool);
   const paramProperties: Record<string, JSONSchema> = {};
   for (const [key, schema] of Object.entries(properties)) {
     if (!key.startsWith('_')) paramProperties[key] = schema;
@@ -26,15 +33,18 @@ export function readTool(tool: ToolSchema): ToolInfo {
     name,
     params,
     resolution: constOf(properties._resolution) === 'upfront' ? 'upfront' : 'execution',
-    imports: readImports(properties._imports),
+    imports: readImports(properties[scopesField], scopesField),
     outputPath: readOutputPath(properties._outputPath),
   };
   if (typeof tool.description === 'string') info.description = tool.description;
   if (properties._output !== undefined) info.output = properties._output;
   const activity = constOf(properties._activity);
   if (typeof activity === 'string') info.activity = activity;
-  const module = constOf(properties._module);
-  if (typeof module === 'string') info.module = module;
+  const module = constOf(properties[moduleField]);
+  if (typeof module === 'string') {
+    info.module = module;
+    info.moduleField = moduleField;
+  }
   return info;
 }
 
@@ -69,12 +79,13 @@ export function constOf(schema: JSONSchema | undefined): unknown {
   return schema.const;
 }
 
-function readImports(schema: JSONSchema | undefined): ToolImports {
+function readImports(schema: JSONSchema | undefined, field: ScopesField): ToolImports {
   if (schema === undefined) return { mode: 'none' };
-  if (Array.isArray(schema.const)) return { mode: 'static', kinds: schema.const.map(String) };
+  if (Array.isArray(schema.const))
+    return { mode: 'static', kinds: schema.const.map(String), field };
   const items = Array.isArray(schema.items) ? undefined : schema.items;
   const kinds = Array.isArray(items?.enum) ? items.enum.map(String) : [];
-  return { mode: 'dynamic', kinds };
+  return { mode: 'dynamic', kinds, field };
 }
 
 function readOutputPath(schema: JSONSchema | undefined): ToolOutputPath {

@@ -5,17 +5,21 @@ import type { Message } from './message';
 import type { ToolInfo } from './tool-info';
 
 /**
- * R-IMP-1: the kinds a Call imports: the Tool's static kinds as declared, or for a dynamic Tool the
- * list the Call chose (none chosen = none imported), each checked against the Tool's enum; undefined
- * when the Tool imports nothing. Throws `ImportNotAllowedError` for a kind outside the enum and for
- * an `_imports` that is not a list (`"_imports": "notes"` is never silently ignored).
+ * R-IMP-1 / R-SCOPE-1: the kinds a Call imports: the Tool's static kinds as declared, or for a
+ * dynamic Tool the list the Call chose under the Tool's field (`_imports` or `_scopes`; the other
+ * name is read when that one is absent; none chosen = none imported), each checked against the
+ * Tool's enum; undefined when the Tool imports nothing. Throws `ImportNotAllowedError` for a kind
+ * outside the enum and for a value that is not a list (`"_scopes": "notes"` is never silently ignored).
  * @internal
  */
 export function importedKinds(info: ToolInfo, call: Call): string[] | undefined {
   const setting = info.imports;
   if (setting.mode === 'none') return undefined;
   if (setting.mode === 'static') return setting.kinds;
-  const written: unknown = call._imports;
+  const other = setting.field === '_imports' ? '_scopes' : '_imports';
+  const field =
+    call[setting.field] === undefined && call[other] !== undefined ? other : setting.field;
+  const written: unknown = call[field];
   if (written === undefined || written === null) return [];
   if (!Array.isArray(written) || written.some((kind) => typeof kind !== 'string')) {
     throw new ImportNotAllowedError({
@@ -23,6 +27,7 @@ export function importedKinds(info: ToolInfo, call: Call): string[] | undefined 
       kinds: Array.isArray(written) ? written.map(describeKind) : [describeKind(written)],
       allowed: setting.kinds,
       written,
+      field,
     });
   }
   const chosen = written as string[];
@@ -32,6 +37,7 @@ export function importedKinds(info: ToolInfo, call: Call): string[] | undefined 
       toolName: info.name,
       kinds: rejected,
       allowed: setting.kinds,
+      field,
     });
   }
   return chosen;

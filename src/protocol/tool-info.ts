@@ -1,8 +1,14 @@
 import type { JSONSchema } from './json-schema';
+import type { DelegateField, ScopesField } from './protocol-vocabulary';
 
-/** How a Tool's `_imports` is set (R-IMP-1): not at all, fixed by the designer, or chosen by the LLM. */
+/**
+ * How a Tool's `_imports` / `_scopes` is set (R-IMP-1, R-SCOPE-1): not at all, fixed by the designer,
+ * or chosen by the LLM; `field` is the name the Tool wrote (the LLM writes the same one in its Call).
+ */
 export type ToolImports =
-  { mode: 'none' } | { mode: 'static'; kinds: string[] } | { mode: 'dynamic'; kinds: string[] };
+  | { mode: 'none' }
+  | { mode: 'static'; kinds: string[]; field: ScopesField }
+  | { mode: 'dynamic'; kinds: string[]; field: ScopesField };
 
 /** How a Tool's `_outputPath` is set (R-OUT-1): not at all, fixed, or the LLM's choice (of `paths`). */
 export type ToolOutputPath =
@@ -20,11 +26,13 @@ export interface ToolInfo {
   output?: JSONSchema;
   /** The explicit `_activity` const as written (`''` = latent); absent when not set. */
   activity?: string;
-  /** The `_module` const: an Idea file path, a URL or `'anonymous'`. */
+  /** The `_module` / `_delegate` const: an Idea file path, a URL or `'anonymous'` (R-DEL-1). */
   module?: string;
+  /** Which name the Tool wrote `module` under (`_module` or `_delegate`); set with `module`. */
+  moduleField?: DelegateField;
   /** When a module is loaded: at execution time (default) or upfront (R-MOD-3/4). */
   resolution: 'execution' | 'upfront';
-  /** The `_imports` setting. */
+  /** The `_imports` / `_scopes` setting. */
   imports: ToolImports;
   /** The `_outputPath` setting. */
   outputPath: ToolOutputPath;

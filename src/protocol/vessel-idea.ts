@@ -2,6 +2,7 @@ import type { Idea } from './idea';
 import type { JSONSchema } from './json-schema';
 import type { Message } from './message';
 import { withRootDefinitions } from './root-definitions';
+import { latestToolDefinitions } from './tool-override';
 import type { ToolSchema } from './tool-schema';
 import { DEFAULT_VESSEL_OUTPUT } from './vessel-schema';
 
@@ -31,7 +32,8 @@ export function vesselIdeaParts(idea: Idea): VesselIdeaParts | undefined {
 /**
  * The Tools a module schema offers when it is a Vessel (`{ calls: [anyOf tool schemas], output }`),
  * else undefined. The items are the module author's Tool schemas (meta-fields included: `_module`
- * paths are relative to the module root), recognised by their `_tool` const (R-MOD-5). The Vessel's
+ * or `_delegate` paths are relative to the module root), recognised by their `_tool` const (R-MOD-5);
+ * a name listed twice keeps its later definition (R-TOOL-5). The Vessel's
  * root `$defs` travel with each Tool, so their `$ref`s still resolve once the Tools are taken out.
  */
 export function vesselTools(schema: JSONSchema): ToolSchema[] | undefined {
@@ -42,7 +44,8 @@ export function vesselTools(schema: JSONSchema): ToolSchema[] | undefined {
   const candidates = items.anyOf ?? items.oneOf ?? [items];
   const tools = candidates.filter(isToolSchema);
   if (tools.length === 0 || tools.length !== candidates.length) return undefined;
-  return tools.map((tool) => withRootDefinitions(tool, schema));
+  // R-TOOL-5: a Tool listed twice is the later definition.
+  return latestToolDefinitions(tools).map((tool) => withRootDefinitions(tool, schema));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { JSONSchema } from './json-schema';
 import { readTool, resolveActivity } from './read-tool';
 import { renameReferences } from './rename-references';
+import { latestToolDefinitions } from './tool-override';
 import type { ToolSchema } from './tool-schema';
 
 /** Options of {@link callSchema} and {@link buildVesselSchema}. */
@@ -56,8 +57,8 @@ export const DEFAULT_VESSEL_OUTPUT: JSONSchema = {
 /**
  * The JSON Schema of one Call of `tool` as the LLM sees it inside a Vessel: `_reasoningForCall`
  * (optional, first), `_tool`, the params, `_output` for inline latent Tools, `_outputPath` /
- * `_imports` only when the Tool leaves them to the LLM, `_instance` when instances are given.
- * `_activity`, `_module`, `_resolution` and other meta-fields stay hidden.
+ * `_imports` (or `_scopes`) only when the Tool leaves them to the LLM, `_instance` when instances
+ * are given. `_activity`, `_module` / `_delegate`, `_resolution` and other meta-fields stay hidden.
  */
 export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): JSONSchema {
   const info = readTool(tool);
@@ -84,8 +85,9 @@ export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): J
   if (info.outputPath.mode === 'choice' && tool.properties._outputPath !== undefined) {
     properties._outputPath = tool.properties._outputPath;
   }
-  if (info.imports.mode === 'dynamic' && tool.properties._imports !== undefined) {
-    properties._imports = tool.properties._imports;
+  // R-SCOPE-1: shown under the name the Tool wrote (`_imports` or `_scopes`); the Call answers in it.
+  if (info.imports.mode === 'dynamic' && tool.properties[info.imports.field] !== undefined) {
+    properties[info.imports.field] = tool.properties[info.imports.field]!;
   }
   if (options.instances !== undefined) {
     properties._instance = {
@@ -142,15 +144,17 @@ function hoistDefinitions(calls: JSONSchema[]): {
 /**
  * The schema of a Vessel Request (seed 002): `{ calls: [call schemas…], output: <output> | null }`.
  * Without `output`, the final output is an answer string (or null while work remains). Zero tools →
- * `calls` must be empty. Tool `$defs` move to the root so their `$ref`s resolve.
+ * `calls` must be empty. Tool `$defs` move to the root so their `$ref`s resolve. A Tool name given
+ * twice is offered once, as its later definition (R-TOOL-5).
  */
 export function buildVesselSchema(
-  tools: ToolSchema[],
+  declared: ToolSchema[],
   output?: JSONSchema,
   options: CallSchemaOptions = {},
 ): JSONSchema {
   const description =
     'The tool calls to run now, in order; an empty list when nothing is left to do.';
+  const tools = latestToolDefinitions(declared);
   const { calls: callSchemas, defs } = hoistDefinitions(
     tools.map((tool) => callSchema(tool, options)),
   );

@@ -13,11 +13,12 @@ import { displayModuleId } from './module-path';
 import type { ModuleRunInput } from './module-runner';
 
 /**
- * Module scope, latent method (R-MOD-1..3): loads the module (execution-time resolution), checks
- * depth and cycles, assembles the clean room and hands it to the ModuleRunner. The clean room is the
- * Tool's brief (its description and the module's, see `moduleBrief`) + the module file's context (its
- * own `input` messages removed: the Call's params replace them) + ONLY the imported parent messages +
- * one `input` message with the params and the module's input schema.
+ * Module scope / delegated call, latent method (R-MOD-1..3, R-DEL-1): loads the module (`_module`
+ * or `_delegate`, execution-time resolution), checks depth and cycles, assembles the clean room and
+ * hands it to the ModuleRunner. The clean room is the Tool's brief (its description and the module's,
+ * see `moduleBrief`) + the module file's context (its own `input` messages removed: the Call's params
+ * replace them) + ONLY the imported (scoped) parent messages, appended after the delegate's own
+ * context (R-SCOPE-3) + one `input` message with the params and the module's input schema.
  * Params are not validated against that schema: the sub-request's LLM bridges mismatches (R-MOD-3).
  * @internal
  */

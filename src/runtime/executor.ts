@@ -1,8 +1,8 @@
-import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { Provider } from '../llm/provider';
 import type { Call } from '../protocol/call';
 import type { Message } from '../protocol/message';
 import { toolName } from '../protocol/read-tool';
+import { latestToolDefinitions } from '../protocol/tool-override';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { TypedToolReference } from '../protocol/typed-tool';
 import type { ParamsTransformer } from './activity';
@@ -20,8 +20,9 @@ export interface ExecutorOptions {
   /** The LLM backend module sub-requests use (through the default ModuleRunner). */
   provider: Provider;
   /**
-   * The Tools Calls may use, by their `_tool` name (names must be unique): ToolSchemas and/or `@Tool`
-   * classes, which are checked and get params transformers exactly as in `createContainer`.
+   * The Tools Calls may use, by their `_tool` name (a name given twice keeps its later definition,
+   * R-TOOL-5): ToolSchemas and/or `@Tool` classes, which are checked and get params transformers
+   * exactly as in `createContainer`.
    */
   tools: Array<ToolSchema | ExecutorToolClass>;
   /**
@@ -94,7 +95,8 @@ export class Executor {
   constructor(options: ExecutorOptions) {
     const activities = normalizeExecutorActivities(options.activities);
     const resolved = resolveExecutorTools(options.tools, Object.keys(activities));
-    this.tools = resolved?.tools ?? [...(options.tools as ToolSchema[])];
+    // R-TOOL-5: a name defined twice keeps its later definition.
+    this.tools = latestToolDefinitions(resolved?.tools ?? (options.tools as ToolSchema[]));
     const paramsTransformers = {
       ...resolved?.paramsTransformers,
       ...(options.paramsTransformers ?? {}),
@@ -261,14 +263,6 @@ function isTypedReference(value: unknown): value is TypedToolReference<unknown, 
 
 function indexTools(tools: readonly ToolSchema[]): Map<string, ToolSchema> {
   const byName = new Map<string, ToolSchema>();
-  for (const tool of tools) {
-    const name = toolName(tool);
-    if (byName.has(name)) {
-      throw new InvalidSchemaError({
-        message: `Two tools are named "${name}". Tool names (_tool) must be unique; rename one of them.`,
-      });
-    }
-    byName.set(name, tool);
-  }
+  for (const tool of tools) byName.set(toolName(tool), tool);
   return byName;
 }

@@ -1,4 +1,5 @@
 import { ModuleUrlError } from '../errors/module-url.error';
+import { bothNamesInCode } from '../protocol/protocol-vocabulary';
 
 /** Limits for loading an Idea over http(s) (R-MOD-6). @internal */
 export interface ModuleFetchLimits {
@@ -75,7 +76,7 @@ export async function fetchModuleText(
     throw new ModuleUrlError({
       url: reference,
       reason: `the request failed (${error instanceof Error ? error.message : String(error)}; redirects are refused)`,
-      fix: 'Check the URL and the server; point `_module` at the final URL, not at a redirect.',
+      fix: `Check the URL and the server; point ${bothNamesInCode('delegateField')} at the final URL, not at a redirect.`,
       cause: error,
     });
   } finally {

@@ -12,6 +12,7 @@ import type { ToolSchema } from '../protocol/tool-schema';
 import { fetchModuleText } from './module-fetch';
 import { mergeUpfront } from './module-loader-upfront';
 import { displayModuleId, isUrlReference, resolveModulePath } from './module-path';
+import { bothNamesInCode } from '../protocol/protocol-vocabulary';
 
 /** The `_module` value that runs a Call in an empty clean room instead of an Idea file (R-MOD-2). */
 export const ANONYMOUS_MODULE = 'anonymous';
@@ -148,7 +149,12 @@ export class ModuleLoader {
   /** A file that vanished is not found; one that cannot be read (permissions…) is a path error. */
   private unreadable(shown: string, file: string, error: unknown): Error {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return new ModuleNotFoundError({ path: shown, resolvedPath: file, cause: error });
+      return new ModuleNotFoundError({
+        path: shown,
+        resolvedPath: file,
+        field: bothNamesInCode('delegateField'),
+        cause: error,
+      });
     }
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return new ModulePathError({

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { ModuleNotFoundError } from '../errors/module-not-found.error';
 import { ModulePathError } from '../errors/module-path.error';
+import { bothNamesInCode } from '../protocol/protocol-vocabulary';
 
 /** True when `reference` is written as a URL (`scheme://…`) rather than a file path. @internal */
 export function isUrlReference(reference: string): boolean {
@@ -72,7 +73,12 @@ export async function resolveModulePath(reference: string, root: string): Promis
     const code = (error as NodeJS.ErrnoException).code;
     // ENOTDIR: a parent segment is a file (`notes.json/x.json`), so there is no such file either.
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new ModuleNotFoundError({ path: reference, resolvedPath: candidate, cause: error });
+      throw new ModuleNotFoundError({
+        path: reference,
+        resolvedPath: candidate,
+        field: bothNamesInCode('delegateField'),
+        cause: error,
+      });
     }
     throw new ModulePathError({
       path: reference,

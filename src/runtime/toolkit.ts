@@ -1,11 +1,11 @@
-import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import { readTool, toolName } from '../protocol/read-tool';
+import { latestToolDefinitions } from '../protocol/tool-override';
 import type { ToolSchema } from '../protocol/tool-schema';
 import { ModuleLoader } from './module-loader';
 
 /** Options of a {@link Toolkit}. */
 export interface ToolkitOptions {
-  /** The Tools, as declared (decorators, inverted Ideas, hand-written schemas). */
+  /** The Tools, as declared (decorators, inverted Ideas, hand-written schemas); a name given twice keeps its later definition. */
   tools: ToolSchema[];
   /** Loads modules of upfront Tools; default: a loader rooted at `process.cwd()`. */
   loader?: ModuleLoader;
@@ -14,7 +14,8 @@ export interface ToolkitOptions {
 /**
  * The set of Tools an agent offers (R-LOOP-2). Tools with `_resolution: 'upfront'` are resolved
  * through the loader once, on first `list()`/`get()` (R-MOD-4), so the parent LLM sees the module's
- * exact input and output contract; others are returned as declared.
+ * exact input and output contract; others are returned as declared. A Tool name defined twice keeps
+ * its later definition (R-TOOL-5).
  */
 export class Toolkit {
   private readonly declared: ToolSchema[];
@@ -22,18 +23,9 @@ export class Toolkit {
   private resolved?: Promise<ToolSchema[]>;
 
   constructor(options: ToolkitOptions) {
-    this.declared = [...options.tools];
+    // R-TOOL-5: a name defined twice keeps its later definition (before: InvalidSchemaError).
+    this.declared = latestToolDefinitions(options.tools);
     this.loader = options.loader ?? new ModuleLoader();
-    const seen = new Set<string>();
-    for (const tool of this.declared) {
-      const name = toolName(tool);
-      if (seen.has(name)) {
-        throw new InvalidSchemaError({
-          message: `Two tools are named "${name}". Tool names (_tool) must be unique; rename one of them.`,
-        });
-      }
-      seen.add(name);
-    }
   }
 
   /** Every Tool, upfront modules resolved (cached; a failed resolution is retried on the next call). */

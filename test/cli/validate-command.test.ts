@@ -164,7 +164,7 @@ describe('ideact validate', () => {
     );
     for (const { stdout } of help) {
       expect(stdout.replace(/\s+/g, ' ')).toContain(
-        '--module-root <dir> directory `_module` and @Module paths resolve in and may not leave (default: the current directory)',
+        '--module-root <dir> directory `_module` / `_delegate` and @Module / @Delegate paths resolve in and may not leave (default: the current directory)',
       );
     }
   });

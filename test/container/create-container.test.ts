@@ -34,6 +34,7 @@ import {
   type ContainerInstance,
   type Message,
   type ResultMessage,
+  type ToolSchema,
 } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 
@@ -392,19 +393,24 @@ describe('misuse fails at container start with potential solutions', () => {
     throw new Error('expected a ContainerConfigurationError');
   }
 
-  it('two tools with one name', () => {
+  it('R-TOOL-5 two tools with one name: the later definition wins (was a ContainerConfigurationError)', () => {
     @Tool({ name: 'weather' })
     @Activity('')
     class WeatherA {}
-    const error = startFailure(() =>
-      createContainer({
-        tools: [WeatherA, { type: 'object', properties: { _tool: { const: 'weather' } } }],
-      }),
-    );
-    expect(error.setting).toBe('tools');
-    expect(error.message).toContain(
-      'two tools are named "weather": tools[0] (class WeatherA) and tools[1] (ToolSchema)',
-    );
+    const later: ToolSchema = {
+      type: 'object',
+      description: 'the later weather',
+      properties: { _tool: { const: 'weather' }, _output: { type: 'string' } },
+    };
+    const container = createContainer({
+      tools: [WeatherA, later],
+      provider: new OfflineProvider(),
+    });
+    try {
+      expect(container.get(TOOLS)).toEqual([later]);
+    } finally {
+      disposeContainer(container);
+    }
   });
 
   it('@Activity naming an activity nobody registered lists the registered ones and the service that declares it', () => {

@@ -102,21 +102,13 @@ describe('new Executor with @Tool classes is checked like createContainer (issue
     expect(childBad.error?.code).toBe('PARAMS_VALIDATION');
   });
 
-  it('duplicate names, non-tool classes, decorator misuse and unregistered Activities: the container errors', () => {
+  it('non-tool classes, decorator misuse and unregistered Activities: the container errors', () => {
     @Tool()
     @Activity('fetchWeather')
     class WeatherReport {
       @IsString()
       city!: string;
     }
-    const duplicate = expectSameError({
-      tools: [WeatherReport, WeatherReport],
-      activities: [{ fetchWeather: () => 1 }],
-    });
-    expect(ContainerConfigurationError.isInstance(duplicate)).toBe(true);
-    expect(duplicate.message).toContain(
-      'new Executor({ tools }): two tools are named "weatherReport"',
-    );
 
     class NotATool {
       @IsString()

@@ -28,7 +28,7 @@ describe('readTool (DESIGN §2 meta-fields)', () => {
       },
       output: { type: 'object', properties: { t: { type: 'number' } } },
       resolution: 'execution',
-      imports: { mode: 'static', kinds: ['input', 'state'] },
+      imports: { mode: 'static', kinds: ['input', 'state'], field: '_imports' },
       outputPath: { mode: 'fixed', path: 'state.weather' },
     });
   });
@@ -49,8 +49,9 @@ describe('readTool (DESIGN §2 meta-fields)', () => {
       name: 'compose',
       activity: 'composeSong',
       module: 'composer.json',
+      moduleField: '_module',
       resolution: 'upfront',
-      imports: { mode: 'dynamic', kinds: ['input', 'lyrics'] },
+      imports: { mode: 'dynamic', kinds: ['input', 'lyrics'], field: '_imports' },
       outputPath: { mode: 'choice', paths: ['song', 'draft'] },
       params: { type: 'object', properties: {} },
     });

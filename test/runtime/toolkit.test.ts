@@ -57,7 +57,16 @@ describe('Toolkit (R-LOOP-2, R-MOD-4)', () => {
     expect(resolved?.properties._output).toEqual(summarizeIdea.schema);
   });
 
-  it('rejects two tools with the same name', () => {
-    expect(() => new Toolkit({ tools: [inline, inline] })).toThrow(InvalidSchemaError);
+  it('R-TOOL-5 a name defined twice keeps its later definition, at its own position (was InvalidSchemaError)', async () => {
+    const later = tool('add', { a: { type: 'number' }, b: { type: 'number' } });
+    const toolkit = new Toolkit({ tools: [inline, executionTime, later] });
+    expect(toolkit.names()).toEqual(['later', 'add']);
+    const listed = await toolkit.list();
+    expect(listed).toEqual([executionTime, later]);
+    expect(await toolkit.get('add')).toBe(later);
+  });
+
+  it('a tool without a _tool name is still an InvalidSchemaError', () => {
+    expect(() => new Toolkit({ tools: [{ type: 'object' } as never] })).toThrow(InvalidSchemaError);
   });
 });
