@@ -16,11 +16,9 @@ export class RunNotFoundError extends InputError {
     runId: string;
     /** Where the store keeps its runs (a folder; a database schema and server). */
     location?: string;
-    /** The same as `location` (an older spelling some callers use). */
-    store?: string;
     cause?: unknown;
   }) {
-    const location = options.location ?? options.store ?? 'the run store';
+    const location = options.location ?? 'the run store';
     super({
       message:
         `Run "${options.runId}" is not in the store (${location}). ` +

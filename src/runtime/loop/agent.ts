@@ -251,7 +251,7 @@ export class Agent {
     const store = options.store ?? this.definition.config.store;
     if (store !== undefined) {
       const stored = await store.load(runId);
-      if (stored === undefined) throw new RunNotFoundError({ runId, store: 'the run store' });
+      if (stored === undefined) throw new RunNotFoundError({ runId, location: 'the run store' });
       if (options.decisions !== undefined) recordDecisions(stored.state, options.decisions);
       reopen(stored.state, options);
       Object.assign(stored.state.limits, pickLimits(options));
@@ -267,7 +267,7 @@ export class Agent {
     if (state === undefined)
       throw new RunNotFoundError({
         runId,
-        store:
+        location:
           "this process's unfinished runs (a run without a store resumes only in the process that ran it; give the agent a store, e.g. new FileRunStore(), to resume it anywhere)",
       });
     if (options.decisions !== undefined) recordDecisions(state, options.decisions);
