@@ -386,6 +386,22 @@ export type {
 } from './protocol/call-dependencies';
 
 // ── run stores ────────────────────────────────────────────────────────────────
+export type {
+  RunStore,
+  RunStatus,
+  RunHeader,
+  RunSummary,
+  RunFilter,
+  OpenCall,
+  StoredRun,
+  JournalEntry,
+  CommitEntry,
+  CallStartEntry,
+  CallEndEntry,
+  StatusEntry,
+} from './runtime/run-store';
+export { commitEntry, replayJournal, statusOf, statusOfReason } from './runtime/loop/run-journal';
+export type { ReplayResult } from './runtime/loop/run-journal';
 export { FileRunStore } from './store/file-run-store';
 export type { FileRunStoreOptions } from './store/file-run-store';
 export { PostgresRunStore, DEFAULT_CHECKPOINT_EVERY } from './store/postgres-run-store';
