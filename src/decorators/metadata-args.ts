@@ -1,4 +1,5 @@
 import type { JSONSchema } from '../protocol/json-schema';
+import type { OutputMethod } from '../protocol/output-method';
 import type { ClassConstructor } from './class-types';
 
 /** What `@Tool()` recorded. */
@@ -55,4 +56,8 @@ export interface OutputPathMetadataArgs {
   mode: 'fixed' | 'choice';
   path?: string;
   paths?: string[];
+  /** `_outputMethod` (R-OUT-4): fixed, or the LLM's choice of `methods`; absent = `set`. */
+  method?:
+    | { mode: 'fixed'; method: OutputMethod }
+    | { mode: 'choice'; methods: OutputMethod[]; default?: OutputMethod };
 }

@@ -1,5 +1,6 @@
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from './json-schema';
+import { readOutputMethod } from './read-output-method';
 import type { ToolInfo, ToolImports, ToolOutputPath } from './tool-info';
 import type { ToolSchema } from './tool-schema';
 
@@ -28,6 +29,7 @@ export function readTool(tool: ToolSchema): ToolInfo {
     resolution: constOf(properties._resolution) === 'upfront' ? 'upfront' : 'execution',
     imports: readImports(properties._imports),
     outputPath: readOutputPath(properties._outputPath),
+    outputMethod: readOutputMethod(properties._outputMethod, name),
   };
   if (typeof tool.description === 'string') info.description = tool.description;
   if (properties._output !== undefined) info.output = properties._output;

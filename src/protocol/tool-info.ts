@@ -1,4 +1,5 @@
 import type { JSONSchema } from './json-schema';
+import type { OutputMethod } from './output-method';
 
 /** How a Tool's `_imports` is set (R-IMP-1): not at all, fixed by the designer, or chosen by the LLM. */
 export type ToolImports =
@@ -7,6 +8,15 @@ export type ToolImports =
 /** How a Tool's `_outputPath` is set (R-OUT-1): not at all, fixed, or the LLM's choice (of `paths`). */
 export type ToolOutputPath =
   { mode: 'none' } | { mode: 'fixed'; path: string } | { mode: 'choice'; paths?: string[] };
+
+/**
+ * How a Tool's `_outputMethod` is set (R-OUT-4): not at all (`set`), fixed, or the LLM's choice of
+ * `methods` (`default` for a Call that writes none; else `set`).
+ */
+export type ToolOutputMethod =
+  | { mode: 'none' }
+  | { mode: 'fixed'; method: OutputMethod }
+  | { mode: 'choice'; methods: OutputMethod[]; default?: OutputMethod };
 
 /** A Tool schema read into plain fields: name, params, and what each meta-field says. */
 export interface ToolInfo {
@@ -28,4 +38,6 @@ export interface ToolInfo {
   imports: ToolImports;
   /** The `_outputPath` setting. */
   outputPath: ToolOutputPath;
+  /** The `_outputMethod` setting. */
+  outputMethod: ToolOutputMethod;
 }

@@ -1,4 +1,5 @@
 import type { JSONSchema } from './json-schema';
+import { offeredOutputMethod } from './read-output-method';
 import { readTool, resolveActivity } from './read-tool';
 import { renameReferences } from './rename-references';
 import type { ToolSchema } from './tool-schema';
@@ -56,7 +57,8 @@ export const DEFAULT_VESSEL_OUTPUT: JSONSchema = {
 /**
  * The JSON Schema of one Call of `tool` as the LLM sees it inside a Vessel: `_reasoningForCall`
  * (optional, first), `_tool`, the params, `_output` for inline latent Tools, `_outputPath` /
- * `_imports` only when the Tool leaves them to the LLM, `_instance` when instances are given.
+ * `_outputMethod` / `_imports` only when the Tool leaves them to the LLM, `_instance` when instances
+ * are given.
  * `_activity`, `_module`, `_resolution` and other meta-fields stay hidden.
  */
 export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): JSONSchema {
@@ -83,6 +85,11 @@ export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): J
   }
   if (info.outputPath.mode === 'choice' && tool.properties._outputPath !== undefined) {
     properties._outputPath = tool.properties._outputPath;
+  }
+  const outputMethod = offeredOutputMethod(info, tool.properties._outputMethod);
+  if (outputMethod !== undefined) {
+    properties._outputMethod = outputMethod.schema;
+    if (outputMethod.required) required.push('_outputMethod');
   }
   if (info.imports.mode === 'dynamic' && tool.properties._imports !== undefined) {
     properties._imports = tool.properties._imports;

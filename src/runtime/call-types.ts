@@ -54,7 +54,10 @@ export interface CallOptions {
    * message), so the agent loop can keep the original stack and stop on an Activity's bug.
    */
   onError?: (error: IdeactError) => void;
-  /** Identifies the Call in traces (`gen_ai.tool.call.id`); the agent loop passes `<vessel node id>:<index>` (as in `failedCalls`). */
+  /**
+   * Identifies the Call in traces (`gen_ai.tool.call.id`) and in its output writes (`_call`, R-OUT-5);
+   * the agent loop passes `<vessel node id>:<index>` (as in `failedCalls`). Absent: a generated `call_…` id.
+   */
   callId?: string;
 }
 

@@ -12,6 +12,7 @@ import { assertDecisions, type ConfirmDecision } from './confirm';
 import { isActivityBug } from './failed-calls';
 import { callParams, executeVesselCall } from './execute-vessel-call';
 import { appendNode, contextView, getNode } from './state-tree';
+import type { StartedCall, StartedCalls } from './started-calls';
 import type { StepModule } from './step-module';
 
 /** The pseudo-call a result about an invalid final output is attributed to. */
@@ -90,7 +91,8 @@ export class CallActor implements StepModule {
     const limiter = started?.limiter ?? createLimiter(settings.concurrency);
     let activityBug: ActivityFailedError | undefined;
     await Promise.all(
-      pending.map(({ call, index }, position) => {
+      recordingOrder(early, started).map((position) => {
+        const { call, index } = pending[position] as { call: Call; index: number };
         const record = async (): Promise<void> => {
           // 'throw' mode: a bug already ends the run, so Calls not started yet wait for the resume.
           const startedCall = early[position];
@@ -138,6 +140,25 @@ export class CallActor implements StepModule {
     if (activityBug !== undefined) throw activityBug;
     finishTurn(state, vessel, vesselNode.metadata.solutionError);
   }
+}
+
+/**
+ * The positions of the pending Calls in the order their results are recorded (R-OUT-8: the last to
+ * finish is appended last): the Calls started early that already finished, in the order they
+ * finished, then the others, which record as they finish.
+ */
+function recordingOrder(
+  early: ReadonlyArray<StartedCall | undefined>,
+  started: StartedCalls | undefined,
+): number[] {
+  const finished = (position: number): number => {
+    const entry = early[position];
+    const order = entry === undefined ? undefined : started?.finishOrder(entry);
+    return order ?? Number.POSITIVE_INFINITY;
+  };
+  return early
+    .map((_, position) => position)
+    .sort((left, right) => finished(left) - finished(right) || left - right);
 }
 
 /** Indices of the Vessel node's Calls that already have a result node (a resumed, interrupted Actor). */
