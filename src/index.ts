@@ -62,6 +62,8 @@ export { CallCancelledError } from './errors/call-cancelled.error';
 export { CallFailedError } from './errors/call-failed.error';
 export { ImportNotAllowedError } from './errors/import-not-allowed.error';
 export { OutputPathNotAllowedError } from './errors/output-path-not-allowed.error';
+export { OutputMethodNotAllowedError } from './errors/output-method-not-allowed.error';
+export { InvalidOutputWriteError } from './errors/invalid-output-write.error';
 export { MissingOutputSchemaError } from './errors/missing-output-schema.error';
 
 // agent loop (H5)
@@ -91,6 +93,7 @@ export type {
   InputMessage,
   StateMessage,
   ResultMessage,
+  OutputWriteFields,
 } from './protocol/message';
 export type { Call, CallError, CallOutcome, CallSchema } from './protocol/call';
 export type { Idea } from './protocol/idea';
@@ -109,7 +112,7 @@ export { renderMessages, renderMessage, renderData } from './protocol/render-mes
 export { IncrementalRenderer } from './runtime/loop/incremental-renderer';
 export { viewOfKind } from './protocol/kind-view';
 export { readTool, resolveActivity, toolName } from './protocol/read-tool';
-export type { ToolInfo, ToolImports, ToolOutputPath } from './protocol/tool-info';
+export type { ToolInfo, ToolImports, ToolOutputPath, ToolOutputMethod } from './protocol/tool-info';
 export {
   PROTOCOL_VOCABULARY,
   vocabularyName,
@@ -152,6 +155,12 @@ export {
 export type { SchemaNode, SubschemaLocation } from './protocol/schema-walk';
 export { resolveReferences } from './protocol/resolve-references';
 export { applyOutputPath } from './protocol/apply-output-path';
+export type { OutputWriteOptions } from './protocol/apply-output-path';
+export { OUTPUT_METHODS, DEFAULT_OUTPUT_METHOD, isOutputMethod } from './protocol/output-method';
+export type { OutputMethod } from './protocol/output-method';
+export { readOutputWrite } from './protocol/output-write';
+export type { OutputWrite } from './protocol/output-write';
+export { readOutputMethod, chooseOutputMethod } from './protocol/read-output-method';
 export { selectImports } from './protocol/select-imports';
 export {
   parseReferenceExpression,
@@ -241,7 +250,11 @@ export type { ModuleOptions, DelegateOptions } from './decorators/module.decorat
 export { Imports, Scopes } from './decorators/imports.decorator';
 export type { ImportsChoice, ScopesChoice } from './decorators/imports.decorator';
 export { OutputPath } from './decorators/output-path.decorator';
-export type { OutputPathChoice } from './decorators/output-path.decorator';
+export type {
+  OutputPathChoice,
+  OutputMethodChoice,
+  OutputPathOptions,
+} from './decorators/output-path.decorator';
 export { Describe } from './decorators/describe.decorator';
 export { toolSchema, toolNameOf, isToolClass } from './decorators/tool-schema-builder';
 export { createParamsTransformer } from './decorators/params-transformer';

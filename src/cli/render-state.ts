@@ -1,3 +1,5 @@
+import type { Message } from '../protocol/message';
+import { readOutputWrite, type OutputWrite } from '../protocol/output-write';
 import type { AgentNode, AgentState, TokenUsage } from '../runtime/loop/agent-state';
 
 /** Longest JSON/text excerpt shown per node; the state file has the rest. */
@@ -103,12 +105,19 @@ function summarize(node: AgentNode): string {
       return `system: ${excerpt(message.text)}`;
     case 'text':
       return `text (${message.role ?? 'user'}): ${excerpt(message.text)}`;
-    case 'data':
+    case 'data': {
+      const write = outputWrite(message);
+      if (write !== undefined) return `data${instance(message._instance)}: ${describeWrite(write)}`;
       return `data${message.kind === undefined ? '' : ` ${message.kind}`}${instance(message._instance)}: ${excerpt(JSON.stringify(message.data))}`;
+    }
     case 'input':
       return `input${instance(message._instance)}: ${excerpt(JSON.stringify(message.input))}`;
-    case 'state':
+    case 'state': {
+      const write = outputWrite(message);
+      if (write !== undefined)
+        return `state${instance(message._instance)}: ${describeWrite(write)}`;
       return `state${instance(message._instance)}: ${excerpt(JSON.stringify(message.state))}`;
+    }
     case 'result': {
       const tool = message.call._tool;
       if (message.error !== undefined)
@@ -123,6 +132,21 @@ function summarize(node: AgentNode): string {
     default:
       return excerpt(JSON.stringify(message));
   }
+}
+
+/** The output write a data/state node records (R-OUT-5); undefined for a plain patch or bad metadata. */
+function outputWrite(message: Message): OutputWrite | undefined {
+  try {
+    return readOutputWrite(message);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `push †state.log (call 3:0): "line"` — the method, the path, the Call, and the value written. */
+function describeWrite(write: OutputWrite): string {
+  const call = write.callId === undefined ? '' : ` (call ${write.callId})`;
+  return `${write.method} ${write.text}${call}: ${excerpt(JSON.stringify(write.value))}`;
 }
 
 function tokens(usage: TokenUsage): string {

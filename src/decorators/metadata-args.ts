@@ -1,5 +1,6 @@
 import type { JSONSchema } from '../protocol/json-schema';
 import type { ProtocolVocabulary } from '../protocol/protocol-vocabulary';
+import type { OutputMethod } from '../protocol/output-method';
 import type { ClassConstructor } from './class-types';
 
 /** What `@Tool()` recorded. */
@@ -65,4 +66,8 @@ export interface OutputPathMetadataArgs {
   mode: 'fixed' | 'choice';
   path?: string;
   paths?: string[];
+  /** `_outputMethod` (R-OUT-4): fixed, or the LLM's choice of `methods`; absent = `set`. */
+  method?:
+    | { mode: 'fixed'; method: OutputMethod }
+    | { mode: 'choice'; methods: OutputMethod[]; default?: OutputMethod };
 }

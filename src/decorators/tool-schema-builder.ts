@@ -50,6 +50,17 @@ export function toolSchema(type: ToolClass): ToolSchema {
         : outputPath.paths
           ? { enum: [...outputPath.paths] }
           : { type: 'string' };
+    const method = outputPath.method;
+    if (method !== undefined) {
+      properties._outputMethod =
+        method.mode === 'fixed'
+          ? { const: method.method }
+          : {
+              type: 'string',
+              enum: [...method.methods],
+              ...(method.default === undefined ? {} : { default: method.default }),
+            };
+    }
   }
   const output = storage.findInherited(storage.outputs, type);
   if (output) {

@@ -1,4 +1,5 @@
 import type { JSONSchema } from './json-schema';
+import type { OutputMethod } from './output-method';
 
 /**
  * One concrete use of a Tool, as the LLM (or code) produced it: `_tool` names the Tool, plain keys are
@@ -13,6 +14,8 @@ export interface Call {
   _output?: unknown;
   /** Where in the State the output is written (R-OUT-1). */
   _outputPath?: string;
+  /** How the output is written there (R-OUT-3), when the Tool lets the LLM choose; `set` by default. */
+  _outputMethod?: OutputMethod;
   /** Message kinds the LLM chose to import, when the Tool leaves it to the LLM (R-IMP-1). */
   _imports?: string[];
   /** The same as `_imports`, in the newer revision's name: when the Tool offers `_scopes` (R-SCOPE-1). */

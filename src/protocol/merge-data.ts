@@ -1,39 +1,27 @@
-import { applyMergePatchInPlace, cloneJson } from './merge-patch';
+import { foldMessages, valueAtPath, type WriteFallback } from './data-fold';
 import { dataView, type DataMessageView } from './data-view';
 import type { Message } from './message';
+import { readOutputWrite } from './output-write';
 
 /**
  * Merges data messages of the same identity — `kind` + `_instance`, with the `input` / `state`
  * shorthands counting as kinds `input` / `state` — into one message at the position of the first
- * (R-DATA-1). Data merge by RFC 7386 JSON Merge Patch in order; the last given `schema` /
- * `description` wins; the merged message keeps the first one's type. Kind-less data never merges.
- * Inputs are never mutated; cost is linear in the size of the messages.
+ * (R-DATA-1). Data merge by RFC 7386 JSON Merge Patch in order; output writes (R-OUT-5) fold by
+ * their method (R-OUT-6), and their metadata (`_call`, `_date`, `_outputMethod`, `_outputPath`) is
+ * left out; the last given `schema` / `description` wins; the merged message keeps the first one's
+ * type. Kind-less data never merges. Inputs are never mutated; cost is linear in the messages' size.
  */
 export function mergeDataMessages(messages: Message[]): Message[] {
-  const groups = new Map<string, MergeGroup>();
-  const output: Array<Message | MergeGroup> = [];
-  for (const message of messages) {
-    const view = dataView(message);
-    if (view === undefined || view.kind === undefined) {
-      output.push(message);
-      continue;
-    }
-    const key = identityKey(view.kind, view.instance);
-    const group = groups.get(key);
-    if (group === undefined) {
-      const created = new MergeGroup(message, view);
-      groups.set(key, created);
-      output.push(created);
-      continue;
-    }
-    if (group.merged === undefined) {
-      group.merged = { ...group.view, data: cloneJson(group.view.data) };
-    }
-    group.merged.data = applyMergePatchInPlace(group.merged.data, view.data);
-    if (view.schema !== undefined) group.merged.schema = view.schema;
-    if (view.description !== undefined) group.merged.description = view.description;
-  }
-  return output.map((entry) => (isGroup(entry) ? groupMessage(entry) : entry));
+  return mergeIdentities(messages, false);
+}
+
+/**
+ * Like {@link mergeDataMessages}, but only for the identities that hold output writes (R-OUT-10):
+ * what `selectImports` hands an Activity or a module, so it never has to fold writes itself, while
+ * plain data messages reach it exactly as before. @internal
+ */
+export function foldOutputWrites(messages: readonly Message[]): Message[] {
+  return mergeIdentities(messages, true);
 }
 
 /** Stable identity key of a kind + instance pair. @internal */
@@ -41,22 +29,91 @@ export function identityKey(kind: string, instance: string | undefined): string 
   return JSON.stringify([kind, instance ?? null]);
 }
 
-class MergeGroup {
-  /** Set once a second message of the identity arrives; holds an owned, mutable copy. */
-  merged: DataMessageView | undefined = undefined;
-  constructor(
-    readonly first: Message,
-    readonly view: DataMessageView,
-  ) {}
+/** The messages of one identity, gathered at the position of the first. */
+interface Group {
+  first: Message;
+  view: DataMessageView & { kind: string };
+  messages: Message[];
+  hasWrite: boolean;
 }
 
-function isGroup(entry: Message | MergeGroup): entry is MergeGroup {
-  return entry instanceof MergeGroup;
+function mergeIdentities(messages: readonly Message[], onlyWrites: boolean): Message[] {
+  const written = onlyWrites ? writtenIdentities(messages) : undefined;
+  if (written !== undefined && written.size === 0) return [...messages];
+  const groups = new Map<string, Group>();
+  const globals = new Map<string, Message[]>();
+  const output: Array<Message | Group> = [];
+  for (const message of messages) {
+    const view = dataView(message);
+    if (view === undefined || view.kind === undefined) {
+      output.push(message);
+      continue;
+    }
+    if (view.instance === undefined) {
+      const list = globals.get(view.kind);
+      if (list === undefined) globals.set(view.kind, [message]);
+      else list.push(message);
+    }
+    const key = identityKey(view.kind, view.instance);
+    if (written !== undefined && !written.has(key)) {
+      output.push(message);
+      continue;
+    }
+    const hasWrite = readOutputWrite(message) !== undefined;
+    const group = groups.get(key);
+    if (group === undefined) {
+      const created: Group = {
+        first: message,
+        view: view as Group['view'],
+        messages: [message],
+        hasWrite,
+      };
+      groups.set(key, created);
+      output.push(created);
+    } else {
+      group.messages.push(message);
+      group.hasWrite ||= hasWrite;
+    }
+  }
+  const globalData = new Map<string, unknown>();
+  const fallbackFor =
+    (kind: string): WriteFallback =>
+    (path) => {
+      if (!globalData.has(kind)) {
+        const list = globals.get(kind);
+        globalData.set(kind, list === undefined ? undefined : foldMessages(list).data);
+      }
+      return valueAtPath(globalData.get(kind), path);
+    };
+  return output.map((entry) => (isGroup(entry) ? groupMessage(entry, fallbackFor) : entry));
 }
 
-function groupMessage(group: MergeGroup): Message {
-  if (group.merged === undefined) return group.first;
-  return messageFromView(group.first.type, group.merged);
+/** Keys of the identities with at least one output write. */
+function writtenIdentities(messages: readonly Message[]): Set<string> {
+  const keys = new Set<string>();
+  for (const message of messages) {
+    if (readOutputWrite(message) === undefined) continue;
+    const view = dataView(message) as DataMessageView;
+    keys.add(identityKey(view.kind as string, view.instance));
+  }
+  return keys;
+}
+
+function isGroup(entry: Message | Group): entry is Group {
+  return (entry as Group).messages !== undefined && (entry as Message).type === undefined;
+}
+
+function groupMessage(group: Group, fallbackFor: (kind: string) => WriteFallback): Message {
+  if (group.messages.length === 1 && !group.hasWrite) return group.first;
+  // An instance's block starts its writes from the global value they change (R-OUT-9).
+  const fallback =
+    group.hasWrite && group.view.instance !== undefined ? fallbackFor(group.view.kind) : undefined;
+  const folded = foldMessages(group.messages, fallback);
+  const view: DataMessageView = { kind: group.view.kind, data: folded.data };
+  if (folded.schema !== undefined) view.schema = folded.schema;
+  if (folded.description !== undefined) view.description = folded.description;
+  if (group.view.instance !== undefined) view.instance = group.view.instance;
+  return messageFromView(group.first.type, view);
 }
 
 /** Builds a message of `type` (data / input / state) carrying `view`. @internal */

@@ -1,5 +1,6 @@
 import type { Call, CallError } from './call';
 import type { JSONSchema } from './json-schema';
+import type { OutputMethod } from './output-method';
 
 /** Who speaks a text message; `user` when absent. */
 export type Role = 'user' | 'assistant';
@@ -18,10 +19,26 @@ export interface TextMessage {
 }
 
 /**
- * A persistent, structured context message (seed 004). Messages with the same identity
- * (`kind` + `_instance`) merge by JSON Merge Patch (R-DATA-1).
+ * What a Call's output write records on the data message it appends (R-OUT-5); never shown to the
+ * LLM. A message without `_outputMethod` and `_outputPath` is a plain patch (R-DATA-1).
  */
-export interface DataMessage {
+export interface OutputWriteFields {
+  /** The path written, as a reference: `†state.user.city` (`†state` = the whole State). */
+  _outputPath?: string;
+  /** How the value was written (R-OUT-3); `set` when absent on a message that has `_outputPath`. */
+  _outputMethod?: OutputMethod;
+  /** The id of the Call that wrote it: `<vessel node id>:<index>` in the agent loop. */
+  _call?: string;
+  /** When it was written (ISO 8601). */
+  _date?: string;
+}
+
+/**
+ * A persistent, structured context message (seed 004). Messages with the same identity
+ * (`kind` + `_instance`) merge by JSON Merge Patch (R-DATA-1); output writes fold by their method
+ * (R-OUT-6).
+ */
+export interface DataMessage extends OutputWriteFields {
   type: 'data';
   kind?: string;
   data: unknown;
@@ -40,7 +57,7 @@ export interface InputMessage {
 }
 
 /** Shorthand for a data message of kind `state`: the persistent memory of a run. */
-export interface StateMessage {
+export interface StateMessage extends OutputWriteFields {
   type: 'state';
   state: unknown;
   schema?: JSONSchema;

@@ -6,6 +6,7 @@ import { findLocalReferenceProblem } from './local-references';
 import { isPlainObject } from '../internal/is-plain-object';
 import type { Message } from './message';
 import { checkSchemaToolNames } from './tool-meta-names';
+import { outputWriteProblem } from './output-write';
 
 const MESSAGE_TYPES = ['system', 'text', 'data', 'input', 'state', 'result'] as const;
 
@@ -123,6 +124,7 @@ export function checkMessage(
       expectString('description', true);
       expectString('_instance', true);
       expectSchema();
+      checkWriteFields(message, jsonPath, fail);
       break;
     case 'result': {
       if (!isPlainObject(message.call))
@@ -144,6 +146,16 @@ export function checkMessage(
       break;
     }
   }
+}
+
+/** R-OUT-5: the write metadata of a data message, when it has any, must be readable. */
+function checkWriteFields(
+  message: Record<string, unknown>,
+  jsonPath: string,
+  fail: (jsonPath: string, reason: string) => never,
+): void {
+  const problem = outputWriteProblem(message as unknown as Message);
+  if (problem !== undefined) fail(`${jsonPath}/${problem.key}`, problem.reason);
 }
 
 function kindOf(value: unknown): string {

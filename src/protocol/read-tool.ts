@@ -1,6 +1,7 @@
 import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from './json-schema';
 import type { ScopesField } from './protocol-vocabulary';
+import { readOutputMethod } from './read-output-method';
 import type { ToolInfo, ToolImports, ToolOutputPath } from './tool-info';
 import { checkToolMetaNames, delegateFieldOf, scopesFieldOf } from './tool-meta-names';
 import type { ToolSchema } from './tool-schema';
@@ -35,6 +36,7 @@ export function readTool(tool: ToolSchema): ToolInfo {
     resolution: constOf(properties._resolution) === 'upfront' ? 'upfront' : 'execution',
     imports: readImports(properties[scopesField], scopesField),
     outputPath: readOutputPath(properties._outputPath),
+    outputMethod: readOutputMethod(properties._outputMethod, name),
   };
   if (typeof tool.description === 'string') info.description = tool.description;
   if (properties._output !== undefined) info.output = properties._output;

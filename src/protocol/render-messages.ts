@@ -2,6 +2,7 @@ import { dataView, type DataMessageView } from './data-view';
 import { formatJson } from './format-json';
 import { mergeDataMessages } from './merge-data';
 import type { ChatMessage, Message, ResultMessage } from './message';
+import { readOutputWrite } from './output-write';
 
 /**
  * Turns context messages into what the LLM sees (R-DATA-2, R-DATA-3): data messages are merged
@@ -14,12 +15,17 @@ export function renderMessages(messages: Message[]): ChatMessage[] {
 }
 
 /**
- * Renders ONE message as is (no merging); see {@link renderMessages}. Pure: no cache, so a message
- * edited in place renders its new content (the agent loop's IncrementalRenderer caches per turn).
+ * Renders ONE message as is (no merging); see {@link renderMessages}. An output write (R-OUT-5) shows
+ * the value it writes onto nothing (a `push` as a one-item array), never its metadata. Pure: no
+ * cache, so a message edited in place renders its new content (the agent loop's IncrementalRenderer
+ * caches per turn).
  */
 export function renderMessage(message: Message): ChatMessage {
   if (message.type === 'system') return { role: 'system', content: message.text };
   if (message.type === 'text') return { role: message.role ?? 'user', content: message.text };
+  if (message.type !== 'result' && readOutputWrite(message) !== undefined) {
+    return { role: 'user', content: renderContent(mergeDataMessages([message])[0] as Message) };
+  }
   return { role: 'user', content: renderContent(message) };
 }
 

@@ -1,6 +1,7 @@
 import { ImportNotAllowedError } from '../errors/import-not-allowed.error';
 import type { Call } from './call';
 import { dataView, messageInstance, messageKind } from './data-view';
+import { foldOutputWrites } from './merge-data';
 import type { Message } from './message';
 import type { ToolInfo } from './tool-info';
 
@@ -51,6 +52,8 @@ function describeKind(value: unknown): string {
  * R-IMP-1 + R-INST-1: the context messages a Call may see, in order. A kind names a data kind
  * (`input`, `state`, `user`, …) or a message type (`text`, `system`, `result`, `data` = every data,
  * input and state message). With `instance`: global messages plus that instance's; without: all messages of those kinds.
+ * The output writes of an identity (R-OUT-5) are folded into one message at the first one's place
+ * (R-OUT-10), so an Activity reads them like plain data; plain data messages are returned as they are.
  */
 export function selectImports(
   context: readonly Message[],
@@ -58,7 +61,7 @@ export function selectImports(
   instance?: string,
 ): Message[] {
   const allowed = new Set(kinds);
-  return context.filter((message) => {
+  const selected = context.filter((message) => {
     const wanted =
       allowed.has(messageKind(message)) ||
       allowed.has(message.type) ||
@@ -68,4 +71,5 @@ export function selectImports(
     const owner = messageInstance(message);
     return owner === undefined || owner === instance;
   });
+  return foldOutputWrites(selected);
 }

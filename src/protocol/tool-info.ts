@@ -1,5 +1,6 @@
 import type { JSONSchema } from './json-schema';
 import type { DelegateField, ScopesField } from './protocol-vocabulary';
+import type { OutputMethod } from './output-method';
 
 /**
  * How a Tool's `_imports` / `_scopes` is set (R-IMP-1, R-SCOPE-1): not at all, fixed by the designer,
@@ -13,6 +14,15 @@ export type ToolImports =
 /** How a Tool's `_outputPath` is set (R-OUT-1): not at all, fixed, or the LLM's choice (of `paths`). */
 export type ToolOutputPath =
   { mode: 'none' } | { mode: 'fixed'; path: string } | { mode: 'choice'; paths?: string[] };
+
+/**
+ * How a Tool's `_outputMethod` is set (R-OUT-4): not at all (`set`), fixed, or the LLM's choice of
+ * `methods` (`default` for a Call that writes none; else `set`).
+ */
+export type ToolOutputMethod =
+  | { mode: 'none' }
+  | { mode: 'fixed'; method: OutputMethod }
+  | { mode: 'choice'; methods: OutputMethod[]; default?: OutputMethod };
 
 /** A Tool schema read into plain fields: name, params, and what each meta-field says. */
 export interface ToolInfo {
@@ -36,4 +46,6 @@ export interface ToolInfo {
   imports: ToolImports;
   /** The `_outputPath` setting. */
   outputPath: ToolOutputPath;
+  /** The `_outputMethod` setting. */
+  outputMethod: ToolOutputMethod;
 }

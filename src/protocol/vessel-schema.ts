@@ -1,4 +1,5 @@
 import type { JSONSchema } from './json-schema';
+import { offeredOutputMethod } from './read-output-method';
 import { readTool, resolveActivity } from './read-tool';
 import { renameReferences } from './rename-references';
 import { latestToolDefinitions } from './tool-override';
@@ -57,8 +58,9 @@ export const DEFAULT_VESSEL_OUTPUT: JSONSchema = {
 /**
  * The JSON Schema of one Call of `tool` as the LLM sees it inside a Vessel: `_reasoningForCall`
  * (optional, first), `_tool`, the params, `_output` for inline latent Tools, `_outputPath` /
- * `_imports` (or `_scopes`) only when the Tool leaves them to the LLM, `_instance` when instances
- * are given. `_activity`, `_module` / `_delegate`, `_resolution` and other meta-fields stay hidden.
+ * `_outputMethod` / `_imports` (or `_scopes`) only when the Tool leaves them to the LLM, `_instance`
+ * when instances are given. `_activity`, `_module` / `_delegate`, `_resolution` and other meta-fields
+ * stay hidden.
  */
 export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): JSONSchema {
   const info = readTool(tool);
@@ -84,6 +86,11 @@ export function callSchema(tool: ToolSchema, options: CallSchemaOptions = {}): J
   }
   if (info.outputPath.mode === 'choice' && tool.properties._outputPath !== undefined) {
     properties._outputPath = tool.properties._outputPath;
+  }
+  const outputMethod = offeredOutputMethod(info, tool.properties._outputMethod);
+  if (outputMethod !== undefined) {
+    properties._outputMethod = outputMethod.schema;
+    if (outputMethod.required) required.push('_outputMethod');
   }
   // R-SCOPE-1: shown under the name the Tool wrote (`_imports` or `_scopes`); the Call answers in it.
   if (info.imports.mode === 'dynamic' && tool.properties[info.imports.field] !== undefined) {

@@ -55,8 +55,9 @@ export interface CallOptions {
    */
   onError?: (error: IdeactError) => void;
   /**
-   * Identifies the Call in traces (`gen_ai.tool.call.id`) and to its Activity (`ActivityContext.callId`);
-   * the agent loop passes `<vessel node id>:<index>` (as in `failedCalls`). Generated when absent.
+   * Identifies the Call in traces (`gen_ai.tool.call.id`), to its Activity (`ActivityContext.callId`)
+   * and in its output writes (`_call`, R-OUT-5); the agent loop passes `<vessel node id>:<index>` (as in
+   * `failedCalls`). Absent: a generated `call_…` id.
    */
   callId?: string;
   /** Which execution of the Call this is (1 unless a crash interrupted an earlier one); default 1. */

@@ -8,6 +8,8 @@ import { applyOutputPath } from '../protocol/apply-output-path';
 import type { Attributes } from '@opentelemetry/api';
 import type { Call, CallError } from '../protocol/call';
 import type { Message, ResultMessage } from '../protocol/message';
+import type { OutputMethod } from '../protocol/output-method';
+import { chooseOutputMethod } from '../protocol/read-output-method';
 import { readTool, resolveActivity } from '../protocol/read-tool';
 import { resolveReferences } from '../protocol/resolve-references';
 import { importedKinds, selectImports } from '../protocol/select-imports';
@@ -22,9 +24,10 @@ import { contentJson, recordSpanError, recordsContent, withSpan } from './tracin
 import type { CallEnvironment, CallOptions, CallRun, PreparedCall } from './call-types';
 
 /**
- * Executes one Call and never throws for its failures (R-CALL-5): `[result, ...statePatches]`.
- * Steps: look up the Tool, choose the output path, resolve `†` references, select imports, dispatch
- * on Scope × Method, then write the outcome through `_outputPath`.
+ * Executes one Call and never throws for its failures (R-CALL-5): `[result, ...writes]`.
+ * Steps: look up the Tool, choose the output path and method, resolve `†` references, select
+ * imports, dispatch on Scope × Method, then write the outcome through `_outputPath` (R-OUT-5: each
+ * write records the call id — `options.callId`, or a generated `call_…` — the date and the method).
  * @internal
  */
 export function executeCall(
@@ -65,7 +68,7 @@ async function runCall(
 ): Promise<CallRun> {
   const instance = typeof call._instance === 'string' ? call._instance : options.instance;
   const signal = options.signal ?? new AbortController().signal;
-  let outputPath: string | undefined;
+  const write: WriteSetting = { callId: options.callId ?? generatedCallId(), context };
   let output: unknown;
   try {
     const tool = env.tools.get(call._tool);
@@ -76,22 +79,40 @@ async function runCall(
       });
     }
     const info = readTool(tool);
-    outputPath = chooseOutputPath(info, call);
-    const prepared = prepare(env, call, tool, info, context, instance, identityOf(options));
+    write.toolName = info.name;
+    write.path = chooseOutputPath(info, call);
+    if (write.path !== undefined) write.method = chooseOutputMethod(info, call);
+    const prepared = prepare(env, call, tool, info, context, instance, identityOf(options, write));
     const reports = { run: usageReporting(options), onNestedRun: options.onNestedRun };
     output = await abortable(dispatch(env, prepared, context, signal, reports), signal, info.name);
     if (output === undefined) output = null;
   } catch (error) {
     const typed = toIdeactError(error, call);
-    return reportError(finish(call, { error: typed }, outputPath, instance), options);
+    return reportError(finish(call, { error: typed }, write, instance), options);
   }
-  return reportError(finish(call, { output }, outputPath, instance), options);
+  return reportError(finish(call, { output }, write, instance), options);
 }
 
-/** The Call's id (generated outside the agent loop), run and attempt, for its Activity. */
-function identityOf(options: CallOptions): PreparedCall['identity'] {
+/** Where and how a Call's outcome is written, and what the write records (R-OUT-5). */
+interface WriteSetting {
+  /** The output path; undefined = the outcome is not written. */
+  path?: string;
+  method?: OutputMethod;
+  callId?: string;
+  toolName?: string;
+  /** The context the Call ran with (push / concat are checked against it, R-OUT-7). */
+  context?: readonly Message[];
+}
+
+/** The id of a Call run outside the agent loop (which passes `<vessel node id>:<index>`). */
+function generatedCallId(): string {
+  return `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+/** The Call's id (the same its writes record), run and attempt, for its Activity. */
+function identityOf(options: CallOptions, write: WriteSetting): PreparedCall['identity'] {
   const identity: PreparedCall['identity'] = {
-    callId: options.callId ?? `call_${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+    callId: write.callId ?? generatedCallId(),
     attempt: options.attempt ?? 1,
   };
   if (options.run !== undefined) identity.runId = options.run.runId;
@@ -118,17 +139,24 @@ function reportError(run: CallRun, options: CallOptions): CallRun {
 function finish(
   call: Call,
   outcome: { output?: unknown; error?: IdeactError },
-  outputPath: string | undefined,
+  write: WriteSetting,
   instance: string | undefined,
 ): CallRun {
   let error = outcome.error;
   let patches: Message[] = [];
-  if (outputPath !== undefined) {
+  if (write.path !== undefined) {
     try {
       patches = applyOutputPath(
-        outputPath,
+        write.path,
         error ? { error: error.toCallError() } : { output: outcome.output },
         instance,
+        {
+          method: write.method,
+          callId: write.callId,
+          toolName: write.toolName,
+          context: write.context,
+          date: new Date().toISOString(),
+        },
       );
     } catch (pathError) {
       error = error ?? toIdeactError(pathError, call);
@@ -250,5 +278,5 @@ function toCallError(error: IdeactError): CallError {
 
 /** Runs a Call that failed before it started (batch cancellation) through the same result shape. @internal */
 export function failedRun(call: Call, error: IdeactError): CallRun {
-  return finish(call, { error }, undefined, undefined);
+  return finish(call, { error }, {}, undefined);
 }

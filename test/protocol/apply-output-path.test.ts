@@ -11,56 +11,71 @@ import {
 
 const failure = { error: { code: 'ACTIVITY_FAILED', message: 'boom' } };
 
-describe('applyOutputPath (R-OUT-1)', () => {
-  it('writes the output at a plain path as a state patch', () => {
+/** The metadata a write records (R-OUT-5) besides its value; `set` unless told. */
+function written(path: string, method = 'set'): { _outputPath: string; _outputMethod: string } {
+  return { _outputPath: path, _outputMethod: method };
+}
+
+describe('applyOutputPath (R-OUT-1, R-OUT-5)', () => {
+  it('writes the output at a plain path as a state message that records the path and method', () => {
     expect(applyOutputPath('weather.today', { output: { t: 31 } })).toEqual([
-      { type: 'state', state: { weather: { today: { t: 31 } } } },
+      {
+        type: 'state',
+        state: { weather: { today: { t: 31 } } },
+        ...written('†state.weather.today'),
+      },
     ]);
   });
 
   it('the †state. (or state.) prefix is optional', () => {
-    const expected = [{ type: 'state', state: { weather: 'sunny' } }];
+    const expected = [{ type: 'state', state: { weather: 'sunny' }, ...written('†state.weather') }];
     expect(applyOutputPath('weather', { output: 'sunny' })).toEqual(expected);
     expect(applyOutputPath('†state.weather', { output: 'sunny' })).toEqual(expected);
     expect(applyOutputPath('state.weather', { output: 'sunny' })).toEqual(expected);
     expect(applyOutputPath('†state', { output: { a: 1 } })).toEqual([
-      { type: 'state', state: { a: 1 } },
+      { type: 'state', state: { a: 1 }, ...written('†state') },
     ]);
   });
 
   it('†<kind>.path writes a data patch of that kind', () => {
     expect(applyOutputPath('†log.last', { output: 1 })).toEqual([
-      { type: 'data', kind: 'log', data: { last: 1 } },
+      { type: 'data', kind: 'log', data: { last: 1 }, ...written('†log.last') },
     ]);
   });
 
-  it('R-INST-1: tags the patch with the instance; omits _instance without one', () => {
+  it('R-INST-1: tags the write with the instance; omits _instance without one', () => {
     expect(applyOutputPath('a', { output: 1 }, 'x')).toEqual([
-      { type: 'state', state: { a: 1 }, _instance: 'x' },
+      { type: 'state', state: { a: 1 }, _instance: 'x', ...written('†state.a') },
     ]);
     expect(Object.keys(applyOutputPath('a', { output: 1 })[0] as object)).toEqual([
       'type',
       'state',
+      '_outputPath',
+      '_outputMethod',
     ]);
   });
 
   it('a && b fans out to every path', () => {
     expect(applyOutputPath('a.b && †state.c && †log.d', { output: 5 })).toEqual([
-      { type: 'state', state: { a: { b: 5 } } },
-      { type: 'state', state: { c: 5 } },
-      { type: 'data', kind: 'log', data: { d: 5 } },
+      { type: 'state', state: { a: { b: 5 } }, ...written('†state.a.b') },
+      { type: 'state', state: { c: 5 }, ...written('†state.c') },
+      { type: 'data', kind: 'log', data: { d: 5 }, ...written('†log.d') },
     ]);
   });
 
   it('a || b: success writes the output to the first path', () => {
     expect(applyOutputPath('result || failure', { output: 'ok' })).toEqual([
-      { type: 'state', state: { result: 'ok' } },
+      { type: 'state', state: { result: 'ok' }, ...written('†state.result') },
     ]);
   });
 
   it('a || b: failure writes { error: { code, message } } to the last path', () => {
     expect(applyOutputPath('result || first.failure || last.failure', failure)).toEqual([
-      { type: 'state', state: { last: { failure: { error: failure.error } } } },
+      {
+        type: 'state',
+        state: { last: { failure: { error: failure.error } } },
+        ...written('†state.last.failure'),
+      },
     ]);
   });
 

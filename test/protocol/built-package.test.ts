@@ -43,7 +43,13 @@ describe('protocol from the built package (dist/)', () => {
       city: 'Austin',
     });
     expect(built.applyOutputPath('a || b', { error: { code: 'X', message: 'm' } }, 'i')).toEqual([
-      { type: 'state', state: { b: { error: { code: 'X', message: 'm' } } }, _instance: 'i' },
+      {
+        type: 'state',
+        state: { b: { error: { code: 'X', message: 'm' } } },
+        _instance: 'i',
+        _outputPath: '†state.b',
+        _outputMethod: 'set',
+      },
     ]);
     expect(built.selectImports(context, ['state'])).toEqual(context);
     expect(() => built.applyOutputPath('__proto__.x', { output: 1 })).toThrow(

@@ -30,6 +30,7 @@ describe('readTool (DESIGN §2 meta-fields)', () => {
       resolution: 'execution',
       imports: { mode: 'static', kinds: ['input', 'state'], field: '_imports' },
       outputPath: { mode: 'fixed', path: 'state.weather' },
+      outputMethod: { mode: 'none' },
     });
   });
 
@@ -63,7 +64,7 @@ describe('readTool (DESIGN §2 meta-fields)', () => {
     ).toEqual({ mode: 'choice' });
   });
 
-  it('defaults: no imports, no output path, execution-time resolution, no activity', () => {
+  it('defaults: no imports, no output path or method, execution-time resolution, no activity', () => {
     const info = readTool({ type: 'object', properties: { _tool: { const: 'bare' } } });
     expect(info).toEqual({
       name: 'bare',
@@ -71,6 +72,7 @@ describe('readTool (DESIGN §2 meta-fields)', () => {
       resolution: 'execution',
       imports: { mode: 'none' },
       outputPath: { mode: 'none' },
+      outputMethod: { mode: 'none' },
     });
   });
 

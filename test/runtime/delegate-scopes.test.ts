@@ -59,7 +59,12 @@ function stateMessages(state: AgentState): string[] {
   const messages: string[] = [];
   const visit = (run: AgentState): void => {
     for (const node of run.nodes) {
-      messages.push(JSON.stringify(node.message));
+      // A write's `_date` (R-OUT-5) is the time it happened: the only field two runs differ in.
+      messages.push(
+        JSON.stringify(node.message, (key, value: unknown) =>
+          key === '_date' ? undefined : value,
+        ),
+      );
       for (const nested of node.metadata.nested ?? []) visit(nested);
     }
   };

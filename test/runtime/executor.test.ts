@@ -260,7 +260,7 @@ describe('Executor: references, imports, output paths, instances', () => {
     expect(imported).toEqual([context[0], context[1]]);
   });
 
-  it('writes the outcome through a fixed or chosen _outputPath as state patches after the result (R-OUT-1)', async () => {
+  it('writes the outcome through a fixed or chosen _outputPath as state messages after the result (R-OUT-1, R-OUT-5)', async () => {
     const executor = new Executor({
       provider: new ScriptedProvider([]),
       tools: [
@@ -278,11 +278,22 @@ describe('Executor: references, imports, output paths, instances', () => {
         },
       ],
     });
+    // R-OUT-5: each write records its path, method, Call (a generated id outside the loop) and date.
+    const recorded = (path: string): Record<string, unknown> => ({
+      _outputPath: path,
+      _outputMethod: 'set',
+      _call: expect.stringMatching(/^call_[0-9a-f]{12}$/) as unknown,
+      _date: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+    });
     const fixed = await executor.call({ _tool: 'fixed', _instance: 'a' }, context);
-    expect(fixed.slice(1)).toEqual([{ type: 'state', state: { answer: 42 }, _instance: 'a' }]);
+    expect(fixed.slice(1)).toEqual([
+      { type: 'state', state: { answer: 42 }, _instance: 'a', ...recorded('†state.answer') },
+    ]);
 
     const chosen = await executor.call({ _tool: 'chosen', _outputPath: 'state.right' }, context);
-    expect(chosen.slice(1)).toEqual([{ type: 'state', state: { right: 'x' } }]);
+    expect(chosen.slice(1)).toEqual([
+      { type: 'state', state: { right: 'x' }, ...recorded('†state.right') },
+    ]);
 
     const failing = await executor.call({ _tool: 'fails' }, context);
     expect(result(failing).error?.code).toBe('ACTIVITY_FAILED');

@@ -89,6 +89,7 @@ export class CallActor implements StepModule {
       completed,
       decisions,
       early,
+      finishOrder: (entry) => started?.finishOrder(entry),
       baseContext: context,
       limiter: started?.limiter ?? createLimiter(settings.concurrency),
     });

@@ -1,6 +1,7 @@
 import { dataView } from '../../protocol/data-view';
 import { identityKey, mergeDataMessages } from '../../protocol/merge-data';
 import type { ChatMessage, Message } from '../../protocol/message';
+import { readOutputWrite } from '../../protocol/output-write';
 import { renderMessage } from '../../protocol/render-messages';
 
 /**
@@ -19,6 +20,8 @@ export class IncrementalRenderer {
   private rendered: ChatMessage[] = [];
   /** Identities (kind + instance) of the data blocks rendered so far. */
   private identities = new Set<string>();
+  /** Kinds whose instance blocks start writes from the global value (R-OUT-9). */
+  private fallbackKinds = new Set<string>();
   private characterCount = 0;
 
   /** The chat messages for `messages`: equal to `renderMessages(messages)`, as a new array. */
@@ -51,6 +54,17 @@ export class IncrementalRenderer {
     }
     const tail = messages.slice(previous.length);
     if (tail.length === 0) return true;
+    // An instance's write may start from the global value (R-OUT-9), and a new global message may
+    // change what earlier instance blocks started from: both render the whole context again.
+    for (const message of tail) {
+      const kind = fallbackKind(message);
+      if (kind !== undefined) {
+        if (previous.length > 0) return false;
+        this.fallbackKinds.add(kind);
+      } else if (previous.length > 0 && this.fallbackKinds.has(dataView(message)?.kind ?? '')) {
+        return false;
+      }
+    }
     const tailIdentities = new Set<string>();
     const tailIndex: number[] = [];
     let next = this.rendered.length;
@@ -79,6 +93,7 @@ export class IncrementalRenderer {
     this.outputIndex = [];
     this.rendered = [];
     this.identities = new Set();
+    this.fallbackKinds = new Set();
     this.characterCount = 0;
     // Appending everything to an empty renderer never needs a full render.
     this.update(messages);
@@ -87,6 +102,14 @@ export class IncrementalRenderer {
 
 function isDataMessage(message: Message): boolean {
   return message.type === 'data' || message.type === 'input' || message.type === 'state';
+}
+
+/** The kind of an instance's write that may start from the global value (not a `set`). */
+function fallbackKind(message: Message): string | undefined {
+  if (message.type !== 'data' && message.type !== 'state') return undefined;
+  if (message._instance === undefined) return undefined;
+  const write = readOutputWrite(message);
+  return write === undefined || write.method === 'set' ? undefined : write.kind;
 }
 
 /** The merge identity of a data message with a kind; undefined for everything that never merges. */

@@ -33,6 +33,9 @@ export interface StartedCall {
  */
 export class StartedCalls {
   private readonly entries = new Map<number, StartedCall>();
+  /** The order in which the Calls finished, by outcome (R-OUT-8: writes are appended in it). */
+  private readonly finished = new WeakMap<Promise<CallOutcome>, number>();
+  private finishCount = 0;
 
   /** `limiter` caps the Calls of one Vessel that run at once, eager or not (`actorConcurrency`). */
   constructor(readonly limiter: Limiter) {}
@@ -45,6 +48,14 @@ export class StartedCalls {
   /** Records a Call that started. */
   add(entry: StartedCall): void {
     this.entries.set(entry.index, entry);
+    void entry.outcome.then(() => {
+      this.finished.set(entry.outcome, ++this.finishCount);
+    });
+  }
+
+  /** 1 for the first started Call that finished, 2 for the next…; undefined while it runs. */
+  finishOrder(entry: StartedCall): number | undefined {
+    return this.finished.get(entry.outcome);
   }
 
   /** The started Calls in index order. */

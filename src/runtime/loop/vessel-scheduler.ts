@@ -37,6 +37,8 @@ export interface VesselRun {
   decisions: ReadonlyMap<number, ConfirmDecision>;
   /** Calls the Generator started while the model was writing (eager calls). */
   early: ReadonlyMap<number, StartedCall>;
+  /** When an early Call finished among the early ones (1, 2…), undefined while it runs. */
+  finishOrder?: (entry: StartedCall) => number | undefined;
   /** The context of Calls that wait for nothing: the conversation up to the Vessel. */
   baseContext: readonly Message[];
   limiter: Limiter;
@@ -64,7 +66,15 @@ export async function runVesselCalls(input: VesselRun): Promise<ActivityFailedEr
     ? callDependencies(toRun, { fixedOutputPath: await fixedOutputPaths(agent) })
     : toRun.map(() => ({ expressions: [], dependsOn: [] }));
   const finished = new Map<number, boolean>(input.completed);
-  const waiting = new Set(input.pending);
+  // Calls that started early and already finished record first, in the order they finished (R-OUT-8:
+  // writes land in finishing order); the rest record as they finish.
+  const finishedAt = (index: number): number => {
+    const entry = input.early.get(index);
+    return (entry === undefined ? undefined : input.finishOrder?.(entry)) ?? Infinity;
+  };
+  const waiting = new Set(
+    [...input.pending].sort((left, right) => finishedAt(left) - finishedAt(right) || left - right),
+  );
   const inFlight = new Map<number, Promise<void>>();
   let activityBug: ActivityFailedError | undefined;
 
