@@ -295,13 +295,22 @@ export class Agent {
       remember:
         store === undefined && parent === undefined
           ? (id, ended) => {
-              if (ended === undefined) this.unfinished.delete(id);
-              else this.unfinished.set(id, ended);
+              this.unfinished.delete(id);
+              if (ended === undefined) return;
+              this.unfinished.set(id, ended);
+              // Bounded: the oldest unfinished run is forgotten first (give the agent a store to keep all).
+              if (this.unfinished.size > MAX_UNFINISHED_RUNS) {
+                const oldest = this.unfinished.keys().next().value;
+                if (oldest !== undefined) this.unfinished.delete(oldest);
+              }
             }
           : undefined,
     });
   }
 }
+
+/** How many unfinished runs an agent without a store keeps for `resume(runId)` (the newest). */
+export const MAX_UNFINISHED_RUNS = 1_000;
 
 /** True for a state file path (the older resume form), false for a run id. */
 function isStateFile(target: string): boolean {
