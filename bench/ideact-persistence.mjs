@@ -1,0 +1,157 @@
+/**
+ * Issue 18 benchmark: what persistence costs. One scripted run of N turns (one Call per turn, then the
+ * answer) in memory, with the older `stateFile` (atomic whole-file rewrite after every step and Call),
+ * with a FileRunStore (journal; default `sync: 'batch'` group commit, and `sync: 'append'`, one fsync
+ * per append), and with a PostgresRunStore when a database answers. Also the store's size on disk per
+ * turn count (it must grow linearly with the turns).
+ *
+ *   npm run build && node bench/ideact-persistence.mjs          (TURNS=400, BENCH_RUNS=3)
+ *   IDEACT_TEST_DATABASE_URL=postgres://… for the PostgreSQL row (default postgres://postgres@127.0.0.1:5432/test)
+ */
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadIdeact, ROOT } from './lib/ideact-package.mjs';
+import { formatNumber, median } from './lib/stats.mjs';
+
+const ideact = loadIdeact();
+if (ideact.loadError) {
+  console.error(ideact.loadError);
+  process.exit(1);
+}
+const require = createRequire(import.meta.url);
+const { ScriptedProvider } = require(path.join(ROOT, 'dist', 'testing', 'index.js'));
+const { Agent, Executor, Toolkit, FileRunStore, PostgresRunStore } = ideact;
+const TURNS = Number(process.env.TURNS ?? 400);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const DATABASE_URL =
+  process.env.IDEACT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+const tool = {
+  type: 'object',
+  properties: { _tool: { const: 'note' }, n: { type: 'number' } },
+  required: ['_tool', 'n'],
+};
+
+function agentFor(turns, config = {}) {
+  let turn = 0;
+  const provider = new ScriptedProvider(() => {
+    turn += 1;
+    return turn <= turns
+      ? { calls: [{ _tool: 'note', n: turn }], output: null }
+      : { calls: [], output: `noted ${turns}` };
+  });
+  const executor = new Executor({
+    provider,
+    tools: [tool],
+    activities: [{ note: (params) => ({ noted: params.n }) }],
+  });
+  return new Agent({ provider, toolkit: new Toolkit({ tools: [tool] }), executor }, config);
+}
+
+function sizeOf(target) {
+  const info = statSync(target);
+  if (!info.isDirectory()) return info.size;
+  return readdirSync(target).reduce((sum, entry) => sum + sizeOf(path.join(target, entry)), 0);
+}
+
+async function timed(turns, variant) {
+  const directory = mkdtempSync(path.join(tmpdir(), 'ideact-persist-'));
+  try {
+    const { config, options, close } = await variant.setup(directory);
+    const agent = agentFor(turns, config);
+    const started = performance.now();
+    const result = await agent.run({ task: 'Note the numbers.', maxTurns: turns + 2, ...options });
+    const ms = performance.now() - started;
+    if (result.output !== `noted ${turns}`)
+      throw new Error(`${variant.label}: ${result.stopReason}`);
+    await close?.();
+    return { ms, bytes: variant.measuresSize ? sizeOf(directory) : undefined };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const variants = [
+  { label: 'in memory', setup: async () => ({ config: {}, options: {} }) },
+  {
+    label: 'stateFile (whole-file rewrite)',
+    measuresSize: true,
+    setup: async (directory) => ({
+      config: {},
+      options: { stateFile: path.join(directory, 'state.json') },
+    }),
+  },
+  {
+    label: "FileRunStore (sync 'batch', default)",
+    measuresSize: true,
+    setup: async (directory) => {
+      const store = new FileRunStore({ dir: directory });
+      return { config: { store }, options: {}, close: () => store.close() };
+    },
+  },
+  {
+    label: "FileRunStore (sync 'append')",
+    measuresSize: true,
+    setup: async (directory) => {
+      const store = new FileRunStore({ dir: directory, sync: 'append' });
+      return { config: { store }, options: {}, close: () => store.close() };
+    },
+  },
+];
+
+async function postgresVariant() {
+  const schema = `bench_${process.pid}`;
+  const probe = new PostgresRunStore({ connectionString: DATABASE_URL, schema });
+  try {
+    await probe.list({ limit: 1 });
+  } catch (error) {
+    await probe.close().catch(() => undefined);
+    return { unavailable: String(error.message).split('\n')[0] };
+  }
+  return {
+    label: 'PostgresRunStore',
+    store: probe,
+    setup: async () => ({ config: { store: probe }, options: {} }),
+  };
+}
+
+const rows = [];
+const postgres = await postgresVariant();
+const all = postgres.unavailable ? variants : [...variants, postgres];
+for (const variant of all) {
+  await timed(20, variant); // warm-up
+  const samples = [];
+  let bytes;
+  for (let index = 0; index < RUNS; index++) {
+    const sample = await timed(TURNS, variant);
+    samples.push(sample.ms);
+    bytes = sample.bytes;
+  }
+  rows.push({ label: variant.label, ms: median(samples), bytes });
+}
+if (postgres.store) {
+  await postgres.store.close();
+}
+
+const memory = rows[0].ms;
+console.log(`${TURNS} turns (one Call each), median of ${RUNS}, Node ${process.version}`);
+for (const row of rows) {
+  console.log(
+    `${row.label.padEnd(36)} ${formatNumber(row.ms).padStart(7)} ms  ${formatNumber(row.ms / memory).padStart(6)} × in memory` +
+      (row.bytes === undefined ? '' : `  ${formatNumber(row.bytes / 1024)} KiB on disk`),
+  );
+}
+if (postgres.unavailable) console.log(`PostgresRunStore: n/a (${postgres.unavailable})`);
+
+// Linear growth: the journal's size per turn at 100, 200 and 400 turns.
+const growth = [];
+for (const turns of [100, 200, 400]) {
+  const { bytes } = await timed(turns, variants[2]);
+  growth.push(
+    `${turns} turns: ${formatNumber(bytes / 1024)} KiB (${formatNumber(bytes / turns)} B/turn)`,
+  );
+}
+console.log(`FileRunStore size: ${growth.join('; ')}`);
