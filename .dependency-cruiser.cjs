@@ -9,6 +9,7 @@
  *   decorators         ← records metadata, builds tool schemas
  *   store              ← run stores (files, PostgreSQL) behind runtime's RunStore interface
  *   container          ← wires everything with typedi
+ *   engine             ← workers: runs as DBOS workflows on PostgreSQL (the SDK loads lazily)
  *   cli                ← the `ideact` command
  *   testing, index.ts  ← public entries
  */
@@ -26,7 +27,8 @@ const below = {
   decorators: ['runtime'],
   store: ['runtime'],
   container: ['decorators'],
-  cli: ['container', 'store'],
+  engine: ['container', 'store'],
+  cli: ['container', 'store', 'engine'],
   testing: ['llm'],
 };
 

@@ -80,6 +80,13 @@ export { RunNotFoundError } from './errors/run-not-found.error';
 export { DatabaseConnectionError } from './errors/database-connection.error';
 export { InvalidRunIdError } from './errors/invalid-run-id.error';
 
+// workers (issue 18)
+export { WorkerAlreadyRunningError } from './errors/worker-already-running.error';
+export { WorkerRunFailedError } from './errors/worker-run-failed.error';
+export { RunFinishedError } from './errors/run-finished.error';
+export { RunActiveError } from './errors/run-active.error';
+export { UnknownAgentError } from './errors/unknown-agent.error';
+
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
 export type {
@@ -425,6 +432,19 @@ export type {
   PostgresQueryable,
   PostgresQueryResult,
 } from './store/postgres-connection';
+
+// ── workers (DBOS on PostgreSQL; the SDK loads with the first worker or queue) ──
+export { startWorker } from './engine/worker';
+export type { Worker, WorkerOptions, WorkerAgent } from './engine/worker';
+export { RunQueue } from './engine/run-queue';
+export type { EnqueueOptions, EnqueuedRun } from './engine/run-queue';
+export { enqueueRun, waitForRun } from './engine/enqueue-run';
+export type { EnqueueRunOptions } from './engine/enqueue-run';
+export { cancelStoredRun, reopenStoredRun } from './engine/stored-run-control';
+export type { ReopenOptions } from './engine/stored-run-control';
+export type { EngineOptions } from './engine/engine-options';
+export type { WorkerRunHeader } from './engine/run-workflow';
+export type { WorkerRunResult } from './engine/worker-run-result';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { bothNames, bothNamesInCode } from '../protocol/protocol-vocabulary';
 import type { CliIo } from './cli-io';
 import type { RunCommandOptions } from './commands/run-command';
+import { registerDurableCommands } from './durable-commands';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
 import { packageVersion } from './package-version';
 import { reportError } from './report-error';
@@ -116,6 +117,8 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
           (await import('./commands/codegen-command')).codegenCommand(paths, options, io),
         ),
     );
+
+  registerDurableCommands(program, io, run);
 
   return program;
 }

@@ -1,0 +1,202 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { CliUsageError } from '../../errors/cli-usage.error';
+import { IdeaFileNotFoundError } from '../../errors/idea-file-not-found.error';
+import { UnknownAgentError } from '../../errors/unknown-agent.error';
+import type { Provider } from '../../llm/provider';
+import type { Idea } from '../../protocol/idea';
+import type { JSONSchema } from '../../protocol/json-schema';
+import type { Message } from '../../protocol/message';
+import type { Agent } from '../../runtime/loop/agent';
+import type { CliIo } from '../cli-io';
+
+/**
+ * Agents built from Idea files for the commands that run stored runs (`ideact worker`, `ideact runs
+ * resume|enqueue`): the Idea's Vessel Tools on the chosen provider, as `ideact run` builds them.
+ * Modules load on first use, so `ideact --help` stays fast.
+ */
+
+/** The options that choose an agent's Ideas and model. */
+export interface IdeaAgentOptions {
+  /** One Idea for every run. */
+  idea?: string;
+  /** A folder of Ideas; a run names its Idea by file name without `.json` / `.idea.json`. */
+  ideas?: string;
+  provider?: string;
+  model?: string;
+  moduleRoot?: string;
+}
+
+/** Ideas by agent name, plus how to make (and dispose of) their agents. */
+export interface IdeaAgents {
+  /** The agent names served, sorted. */
+  names: string[];
+  /** The agent of a run (by its agent name; the only one when the worker serves one Idea). */
+  agentFor(name: string | undefined): Promise<Agent>;
+  /** Disposes every agent made. */
+  dispose(): Promise<void>;
+}
+
+/** The agent name of an Idea file: its base name without `.idea.json` / `.json`. */
+export function agentNameOf(file: string): string {
+  return path.basename(file).replace(/(\.idea)?\.json$/i, '');
+}
+
+/** Indexes `--idea FILE` or `--ideas DIR` (recursively) and builds each agent once, when first needed. */
+export async function ideaAgents(options: IdeaAgentOptions, io: CliIo): Promise<IdeaAgents> {
+  if ((options.idea === undefined) === (options.ideas === undefined)) {
+    throw new CliUsageError({
+      option: '--idea / --ideas',
+      reason: 'give exactly one of them',
+      fix: 'Pass --idea FILE for one Idea, or --ideas DIR for a folder of Ideas.',
+    });
+  }
+  const files =
+    options.idea !== undefined ? [options.idea] : await ideaFiles(options.ideas as string);
+  const byName = new Map<string, string>();
+  for (const file of files) {
+    const name = agentNameOf(file);
+    const other = byName.get(name);
+    if (other !== undefined) {
+      throw new CliUsageError({
+        option: '--ideas',
+        reason: `two Ideas are named "${name}" (${other} and ${file})`,
+        fix: 'Rename one of them: a run names its Idea by file name.',
+      });
+    }
+    byName.set(name, file);
+  }
+  const provider = await selectProvider(options, io);
+  const made = new Map<string, Promise<Agent>>();
+  const names = [...byName.keys()].sort();
+  return {
+    names,
+    agentFor(name) {
+      const key = name ?? (names.length === 1 ? names[0] : undefined);
+      const file = key === undefined ? undefined : byName.get(key);
+      if (key === undefined || file === undefined) {
+        return Promise.reject(new UnknownAgentError({ agentName: name, known: names }));
+      }
+      let agent = made.get(key);
+      if (agent === undefined) {
+        agent = buildAgent(file, provider, options);
+        made.set(key, agent);
+      }
+      return agent;
+    },
+    async dispose() {
+      for (const agent of made.values()) await (await agent.catch(() => undefined))?.dispose();
+    },
+  };
+}
+
+/** What a new run of an Idea starts from: its context (with `input` as its input message) and output schema. */
+export async function ideaRunStart(
+  file: string,
+  input: { value: unknown } | undefined,
+): Promise<{ context: Message[]; output?: JSONSchema }> {
+  const { readIdeaFile } = await import('../../codegen/read-idea-file');
+  const { vesselIdeaParts } = await import('../../protocol/vessel-idea');
+  const idea = await readIdeaFile(file);
+  const context = input === undefined ? idea.context : await withInput(idea, input.value, file);
+  const parts = vesselIdeaParts({ ...idea, context });
+  const output = parts === undefined ? idea.schema : parts.output;
+  return { context: parts?.context ?? context, ...(output === undefined ? {} : { output }) };
+}
+
+async function buildAgent(
+  file: string,
+  provider: Provider,
+  options: IdeaAgentOptions,
+): Promise<Agent> {
+  const { readIdeaFile } = await import('../../codegen/read-idea-file');
+  const { vesselIdeaParts } = await import('../../protocol/vessel-idea');
+  const { createAgent } = await import('../../container/create-agent');
+  const idea = await readIdeaFile(file);
+  return createAgent({
+    tools: vesselIdeaParts(idea)?.tools ?? [],
+    provider,
+    moduleRoot: path.resolve(options.moduleRoot ?? process.cwd()),
+    ...(options.model === undefined ? {} : { model: options.model }),
+  });
+}
+
+/** Idea files (`.json`) under `dir`, recursively, sorted. */
+async function ideaFiles(dir: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = (await fs.readdir(dir, { recursive: true })) as string[];
+  } catch (error) {
+    throw new IdeaFileNotFoundError({ file: dir, cause: error });
+  }
+  const files = entries
+    .filter((entry) => entry.toLowerCase().endsWith('.json'))
+    .map((entry) => path.join(dir, entry))
+    .sort();
+  if (files.length === 0) {
+    throw new CliUsageError({
+      option: '--ideas',
+      reason: `${dir} holds no Idea files (.json)`,
+      fix: 'Point --ideas at the folder of your Ideas, or pass one with --idea FILE.',
+    });
+  }
+  return files;
+}
+
+/** The Idea's context with its input message replaced by one holding `value` (checked against its schema). */
+async function withInput(idea: Idea, value: unknown, file: string): Promise<Message[]> {
+  const { findIdeaInput } = await import('../../protocol/invert-idea');
+  const { validateJson } = await import('../../protocol/json-validation');
+  const { formatIssues } = await import('../../errors/validation-issue');
+  const { isInputMessage } = await import('../../protocol/data-view');
+  const schema = findIdeaInput(idea)?.schema;
+  if (schema !== undefined) {
+    const issues = validateJson(schema, value);
+    if (issues.length > 0) {
+      throw new CliUsageError({
+        option: '--input',
+        reason: `does not match the input schema of ${file}: ${formatIssues(issues).replace(/\n/g, '; ')}`,
+        fix: 'Fix the input so it matches the schema (see the Idea’s input message).',
+      });
+    }
+  }
+  const message: Message =
+    schema === undefined
+      ? { type: 'input', input: value }
+      : { type: 'input', input: value, schema };
+  const rest = idea.context.filter((item) => !isInputMessage(item));
+  const first = idea.context.findIndex(isInputMessage);
+  return first === -1
+    ? [...rest, message]
+    : [...rest.slice(0, first), message, ...rest.slice(first)];
+}
+
+/** `--provider offline|openai`, else the environment's (OPENAI_API_KEY / OPENAI_BASE_URL), else offline. */
+async function selectProvider(options: IdeaAgentOptions, io: CliIo): Promise<Provider> {
+  const { OfflineProvider } = await import('../../llm/offline/offline-provider');
+  if (options.provider === 'offline') return new OfflineProvider();
+  const { OpenAIProvider } = await import('../../llm/openai/openai-provider');
+  if (options.provider === 'openai') {
+    return new OpenAIProvider({
+      env: io.env,
+      ...(options.model === undefined ? {} : { model: options.model }),
+    });
+  }
+  if (options.provider !== undefined) {
+    throw new CliUsageError({
+      option: '--provider',
+      reason: `unknown provider "${options.provider}"`,
+      fix: 'Pass --provider openai or --provider offline.',
+    });
+  }
+  if (io.env.OPENAI_API_KEY !== undefined || io.env.OPENAI_BASE_URL !== undefined) {
+    return new OpenAIProvider({
+      env: io.env,
+      ...(options.model === undefined ? {} : { model: options.model }),
+    });
+  }
+  io.stderr(
+    `ideact: no provider configured, so using --provider offline. ${OfflineProvider.notice}\n`,
+  );
+  return new OfflineProvider();
+}

@@ -1,0 +1,108 @@
+import { CliUsageError } from '../../errors/cli-usage.error';
+import type { RunStatus } from '../../runtime/run-store';
+import type { CliIo } from '../cli-io';
+import { ExitCode, type ExitCodeValue } from '../exit-codes';
+import { formatRunList, formatRunReport, runReport } from './run-report';
+import {
+  engineOptionsOf,
+  openRunStore,
+  positiveInteger,
+  type RunStoreOptions,
+} from './run-store-options';
+
+/** Options of `ideact runs list`. */
+export interface RunsListOptions extends RunStoreOptions {
+  status?: string;
+  limit?: string;
+  /** Also nested runs (default: top-level runs only). */
+  all?: boolean;
+}
+
+const STATUSES: readonly RunStatus[] = [
+  'running',
+  'awaiting_approval',
+  'planned',
+  'completed',
+  'stopped',
+  'failed',
+  'cancelled',
+];
+
+/** `ideact runs list`: the store's runs, newest first (top-level only unless `--all`). */
+export async function runsListCommand(options: RunsListOptions, io: CliIo): Promise<ExitCodeValue> {
+  const status = options.status;
+  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
+    throw new CliUsageError({
+      option: '--status',
+      reason: `unknown status "${status}"`,
+      fix: `Pass one of: ${STATUSES.join(', ')}.`,
+    });
+  }
+  const limit = positiveInteger(options.limit, '--limit') ?? 50;
+  const store = await openRunStore(options);
+  try {
+    const runs = await store.list({
+      limit,
+      ...(status === undefined ? {} : { status: status as RunStatus }),
+      ...(options.all === true ? {} : { parentRunId: null }),
+    });
+    io.stdout(options.json === true ? `${JSON.stringify(runs, null, 2)}\n` : formatRunList(runs));
+    return ExitCode.ok;
+  } finally {
+    await store.close?.();
+  }
+}
+
+/** `ideact runs show ID`: status, stop reason, task, usage, output or error, interruptions. */
+export async function runsShowCommand(
+  runId: string,
+  options: RunStoreOptions,
+  io: CliIo,
+): Promise<ExitCodeValue> {
+  const store = await openRunStore(options);
+  try {
+    const { loadStoredRun } = await import('../../engine/stored-run-control');
+    const report = runReport(await loadStoredRun(store, runId));
+    io.stdout(
+      options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatRunReport(report),
+    );
+    return ExitCode.ok;
+  } finally {
+    await store.close?.();
+  }
+}
+
+/**
+ * `ideact runs cancel ID`: records the status `cancelled` in the store; with `--database-url` also
+ * cancels the run's DBOS workflow, so a worker stops it (a step running now is aborted).
+ */
+export async function runsCancelCommand(
+  runId: string,
+  options: RunStoreOptions,
+  io: CliIo,
+): Promise<ExitCodeValue> {
+  const engine = engineOptionsOf(options);
+  if (engine !== undefined) {
+    const { RunQueue } = await import('../../engine/run-queue');
+    const queue = new RunQueue(engine);
+    try {
+      await queue.cancel(runId);
+    } finally {
+      await queue.close();
+    }
+  } else {
+    const store = await openRunStore(options);
+    try {
+      const { cancelStoredRun } = await import('../../engine/stored-run-control');
+      await cancelStoredRun(store, runId);
+    } finally {
+      await store.close?.();
+    }
+  }
+  io.stdout(
+    options.json === true
+      ? `${JSON.stringify({ runId, status: 'cancelled' })}\n`
+      : `cancelled ${runId}\n`,
+  );
+  return ExitCode.ok;
+}

@@ -1,0 +1,56 @@
+import { CliUsageError } from '../../errors/cli-usage.error';
+import type { CliIo } from '../cli-io';
+import { ExitCode, type ExitCodeValue } from '../exit-codes';
+import { ideaAgents, type IdeaAgentOptions } from './idea-agents';
+import { engineOptionsOf, positiveInteger, type RunStoreOptions } from './run-store-options';
+
+/** Options of `ideact worker`. */
+export interface WorkerCommandOptions extends IdeaAgentOptions, RunStoreOptions {
+  concurrency?: string;
+  globalConcurrency?: string;
+}
+
+/**
+ * `ideact worker --database-url URL --ideas DIR | --idea FILE`: executes queued runs as DBOS
+ * workflows until SIGINT or SIGTERM, then stops (steps running now are aborted and taken over by
+ * another worker). Each run's agent is the Idea it names (`ideact runs enqueue`).
+ */
+export async function workerCommand(
+  options: WorkerCommandOptions,
+  io: CliIo,
+  signals: { once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void } = process,
+): Promise<ExitCodeValue> {
+  const engine = engineOptionsOf(options);
+  if (engine === undefined) {
+    throw new CliUsageError({
+      option: '--database-url',
+      reason: 'is required: workers share runs through PostgreSQL',
+      fix: 'Pass --database-url postgres://user:password@host:5432/database (`npm run pg:start` starts a throwaway one in a clone of ideact).',
+    });
+  }
+  const concurrency = positiveInteger(options.concurrency, '--concurrency');
+  const globalConcurrency = positiveInteger(options.globalConcurrency, '--global-concurrency');
+  const agents = await ideaAgents(options, io);
+  const { startWorker } = await import('../../engine/worker');
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    signals.once('SIGINT', () => resolve('SIGINT'));
+    signals.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  const worker = await startWorker({
+    ...engine,
+    agent: (header) => agents.agentFor(header.agentName),
+    ...(concurrency === undefined ? {} : { concurrency }),
+    ...(globalConcurrency === undefined ? {} : { globalConcurrency }),
+    onError: (error) =>
+      io.stderr(`ideact worker: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  io.stderr(
+    `ideact worker ${worker.executorId}: serving ${agents.names.join(', ')} on queue ${worker.queueName}` +
+      ` (concurrency ${concurrency ?? 4}); Ctrl-C stops it\n`,
+  );
+  const signal = await stopped;
+  io.stderr(`ideact worker: ${signal}: stopping (running steps are handed to other workers)\n`);
+  await worker.stop();
+  await agents.dispose();
+  return ExitCode.ok;
+}

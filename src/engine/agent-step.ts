@@ -1,0 +1,125 @@
+import { DatabaseConnectionError } from '../errors/database-connection.error';
+import { RunNotFoundError } from '../errors/run-not-found.error';
+import type { Agent } from '../runtime/loop/agent';
+import type { NextStep, StepModuleName } from '../runtime/loop/agent-state';
+import { limitConditions, stopWhen } from '../runtime/loop/stop-conditions';
+import type { RunHeader, RunStatus, RunStore } from '../runtime/run-store';
+import { workerRunResult, type WorkerRunResult } from './worker-run-result';
+
+/** What one agent step of a worker needs. @internal */
+export interface AgentStepInput {
+  store: RunStore;
+  runId: string;
+  /** The agent that runs this run (built once per workflow execution by the worker). */
+  agentFor: (header: RunHeader) => Promise<Agent>;
+  /** Aborted when the worker stops: the step is abandoned (never recorded), another worker goes on. */
+  stopSignal?: AbortSignal;
+  /** Aborted when the run's workflow is cancelled: the run is marked `cancelled`. */
+  cancelSignal?: AbortSignal;
+}
+
+/** How one agent step ended. @internal */
+export type AgentStepOutcome =
+  /** One Actor step, or one model turn (Prompter, Generator, Discriminator), ran and committed. */
+  | { kind: 'stepped'; ran: StepModuleName[]; next: StepModuleName; status: RunStatus }
+  /** The run stopped (completed, awaiting approval, a limit, an error, cancelled): the workflow ends. */
+  | { kind: 'done'; result: WorkerRunResult }
+  /** The worker is stopping: this step's outcome must not be recorded, so a replay runs it again. */
+  | { kind: 'abandoned' };
+
+/**
+ * One agent step of a worker's run (issue 18), the body of one DBOS step: loads the run from the
+ * store, stops it if a limit or stop condition says so, else runs it up to the next point the store
+ * resumes from exactly: one Actor step, or one model turn (Prompter, Generator with its model
+ * request, Discriminator), each module committed by `run.step()`. The store, not the DBOS step
+ * history, says what comes next: a step that committed but whose DBOS record a crash lost is not run
+ * again. Inside an Actor step each Call is journaled before it starts and checkpointed when it ends,
+ * so a replay never runs a completed Call again and runs a started one again with the same `callId`
+ * (at least once). Nested agents run in-process inside the step, stored as runs linked by parent id.
+ * @internal
+ */
+export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutcome> {
+  const { store, runId } = input;
+  // Read through functions: the signals change while the step awaits.
+  const stopping = (): boolean => input.stopSignal?.aborted === true;
+  const cancelled = (): boolean => input.cancelSignal?.aborted === true;
+  const stored = await store.load(runId);
+  if (stored === undefined) {
+    throw new RunNotFoundError({ runId, location: "the worker's run store" });
+  }
+  if (stored.status === 'cancelled' || isStopped(stored.state.nextStep)) {
+    return { kind: 'done', result: workerRunResult(runId, stored.state, stored.status) };
+  }
+  const agent = await input.agentFor(stored.header);
+  const signals = [input.stopSignal, input.cancelSignal].filter(
+    (signal): signal is AbortSignal => signal !== undefined,
+  );
+  const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
+  // resumeRun reopens a run a stopping worker left `aborted` (its pending step runs now).
+  const run = await agent.resumeRun(runId, { store, ...(signal === undefined ? {} : { signal }) });
+  const state = run.state;
+  if (state.nextStep.module === 'done') {
+    return { kind: 'done', result: workerRunResult(runId, state) };
+  }
+  const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
+  const ran: StepModuleName[] = [];
+  let next: NextStep = state.nextStep;
+  let failure: unknown;
+  // One module, or a whole model turn: the store keeps neither the Prompter's rendered prompt nor
+  // the Discriminator's messages (it recomputes them), so the modules that pass them on run together.
+  while (next.module !== 'done' && (ran.length === 0 || !RESUMABLE_FROM_STORE.has(next.module))) {
+    if (stopping()) return { kind: 'abandoned' };
+    const reason = stop(state, {});
+    if (reason !== undefined) {
+      // What Run.result() does before each step: a limit stops the run with the step as `pending`.
+      state.nextStep = { module: 'done', args: { reason, pending: next } };
+      await run.checkpoint();
+      next = state.nextStep;
+      break;
+    }
+    ran.push(next.module);
+    try {
+      next = await run.step();
+    } catch (error) {
+      // The run saved itself stopped (reason `error`) before rethrowing, unless the store failed.
+      failure = error;
+      next = state.nextStep;
+      break;
+    }
+  }
+  await store.flush?.();
+  if (cancelled()) {
+    // The abort committed the run as `aborted`; the cancellation is what it is.
+    await store.append(runId, [{ type: 'status', status: 'cancelled', time: now() }]);
+    return { kind: 'done', result: workerRunResult(runId, state, 'cancelled') };
+  }
+  if (stopping() && isAborted(next)) return { kind: 'abandoned' };
+  if (
+    failure !== undefined &&
+    (next.module !== 'done' || DatabaseConnectionError.isInstance(failure))
+  ) {
+    throw failure;
+  }
+  if (next.module === 'done') return { kind: 'done', result: workerRunResult(runId, state) };
+  return { kind: 'stepped', ran, next: next.module, status: 'running' };
+}
+
+/**
+ * Modules a run loaded from its store starts exactly as the previous module left them: the
+ * Prompter (it renders again) and the Actor (its Vessel node is stored). The Generator's prompt and
+ * the Discriminator's messages are not stored, so a DBOS step goes on through them.
+ */
+const RESUMABLE_FROM_STORE: ReadonlySet<StepModuleName> = new Set(['prompter', 'actor']);
+
+/** A stop the worker does not go past: every `done` except `aborted` (a stopping worker's mark). */
+function isStopped(step: NextStep): boolean {
+  return step.module === 'done' && step.args.reason !== 'aborted';
+}
+
+function isAborted(step: NextStep): boolean {
+  return step.module === 'done' && step.args.reason === 'aborted';
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

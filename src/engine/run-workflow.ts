@@ -1,0 +1,129 @@
+import { DatabaseConnectionError } from '../errors/database-connection.error';
+import { isConnectionError } from '../store/postgres-connection';
+import type { Agent } from '../runtime/loop/agent';
+import type { RunHeader, RunStore } from '../runtime/run-store';
+import { runAgentStep, type AgentStepOutcome } from './agent-step';
+import type { DbosSdk } from './dbos-sdk';
+import { RUN_WORKFLOW_NAME } from './engine-options';
+import type { WorkerRunResult } from './worker-run-result';
+
+/** The second argument of the run workflow, given at enqueue time. @internal */
+export interface RunWorkflowInput {
+  /** The agent name the worker's agent factory receives (`enqueueRun({ agentName })`). */
+  agentName?: string;
+}
+
+/** A run's header as the worker's agent factory sees it: the stored header plus the agent name. */
+export interface WorkerRunHeader extends RunHeader {
+  /** The name the run was enqueued with (`enqueueRun({ agentName })`), if any. */
+  agentName?: string;
+}
+
+/** What the workflow needs from its worker. @internal */
+export interface RunWorkflowContext {
+  store: RunStore;
+  agentFor: (header: WorkerRunHeader) => Agent | Promise<Agent>;
+  /** Aborted by `worker.stop()`. */
+  stopSignal: AbortSignal;
+  /** Steps executing now (the worker's stop() waits for them to settle). */
+  inFlight: Set<Promise<unknown>>;
+}
+
+/** Step retries for a database that went away (a connection error), with backoff: 1, 2, 4, 8… s. */
+const DATABASE_RETRIES = {
+  retriesAllowed: true,
+  maxAttempts: 8,
+  intervalSeconds: 1,
+  backoffRate: 2,
+};
+
+/**
+ * Registers the DBOS workflow `ideact-run(runId, input)` (before DBOS launches) and returns it.
+ * Its design, correct under replay (DBOS re-runs a workflow function after a crash, returning each
+ * recorded step's output instead of running it again):
+ * - the workflow is a loop whose only side effects are DBOS steps, so it is deterministic;
+ * - each agent loop step is ONE DBOS step (`agent-step`): load the run from the store, run exactly
+ *   one module (`run.step()`), return the new status. A Generator's model request is thus one step;
+ * - within an Actor step, Calls are at-least-once with `callId` as the idempotency key: each is
+ *   journaled before it starts and checkpointed when it ends, so completed Calls never run again;
+ * - the loop ends when the run stops (completed, awaiting approval, a limit, an error, cancelled)
+ *   and returns its {@link WorkerRunResult}; a step that fails otherwise marks the run `failed`.
+ * Activities are not DBOS steps of their own: a Vessel's Calls start in parallel, in an order that
+ * differs between executions, while DBOS numbers steps by the order they start.
+ * @internal
+ */
+export function registerRunWorkflow(
+  sdk: DbosSdk,
+  context: RunWorkflowContext,
+): (runId: string, input?: RunWorkflowInput) => Promise<WorkerRunResult> {
+  const { DBOS } = sdk;
+  const ideactRun = async (
+    runId: string,
+    input: RunWorkflowInput = {},
+  ): Promise<WorkerRunResult> => {
+    // One agent per workflow execution in this process, built on its first step (not replayed ones).
+    let agent: Promise<Agent> | undefined;
+    const agentFor = (header: RunHeader): Promise<Agent> =>
+      (agent ??= Promise.resolve().then(() =>
+        context.agentFor(
+          input.agentName === undefined ? header : { ...header, agentName: input.agentName },
+        ),
+      ));
+    try {
+      for (;;) {
+        const outcome = await DBOS.runStep(() => agentStep(DBOS, context, runId, agentFor), {
+          name: 'agent-step',
+          ...DATABASE_RETRIES,
+          shouldRetry: isDatabaseDown,
+        });
+        if (outcome.kind === 'done') return outcome.result;
+      }
+    } catch (error) {
+      // Cancelled, or this worker stopping: neither is the run's failure.
+      if (error instanceof sdk.Error.DBOSWorkflowCancelledError || context.stopSignal.aborted) {
+        throw error;
+      }
+      // The run cannot go on here (no agent for it, not stored, the database gone): say so in the store.
+      await DBOS.runStep(
+        () =>
+          context.store.append(runId, [
+            { type: 'status', status: 'failed', time: new Date().toISOString() },
+          ]),
+        { name: 'mark-failed' },
+      ).catch(() => undefined);
+      throw error;
+    }
+  };
+  return DBOS.registerWorkflow(ideactRun, { name: RUN_WORKFLOW_NAME });
+}
+
+/** The body of one `agent-step`: an abandoned step never returns, so DBOS never records it. */
+async function agentStep(
+  DBOS: DbosSdk['DBOS'],
+  context: RunWorkflowContext,
+  runId: string,
+  agentFor: (header: RunHeader) => Promise<Agent>,
+): Promise<Exclude<AgentStepOutcome, { kind: 'abandoned' }>> {
+  const cancelSignal = DBOS.stepStatus?.cancelSignal;
+  const running = runAgentStep({
+    store: context.store,
+    runId,
+    agentFor,
+    stopSignal: context.stopSignal,
+    ...(cancelSignal === undefined ? {} : { cancelSignal }),
+  });
+  context.inFlight.add(running);
+  let outcome: AgentStepOutcome;
+  try {
+    outcome = await running;
+  } finally {
+    context.inFlight.delete(running);
+  }
+  if (outcome.kind === 'abandoned') return new Promise(() => undefined);
+  return outcome;
+}
+
+/** A step failed because the database could not be reached (the store's typed error, or pg's own). */
+function isDatabaseDown(error: unknown): boolean {
+  return DatabaseConnectionError.isInstance(error) || isConnectionError(error);
+}

@@ -1,0 +1,80 @@
+import { lazyModule } from '../internal/lazy-module';
+import { connectionError, describeConnectionString } from '../store/postgres-connection';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
+const pg = lazyModule(() => require('pg') as typeof import('pg'));
+
+/** The first key of every worker lock, so ideact's advisory locks keep to themselves ("idea"). */
+const LOCK_NAMESPACE = 0x1dea;
+
+/**
+ * Which workers are alive, told by PostgreSQL itself (issue 18): each worker holds a session
+ * advisory lock named after its executor id on a connection of its own for as long as it runs.
+ * PostgreSQL releases the lock the moment that connection ends, and a killed process's connection
+ * ends with it, so "the lock can be taken" means "that worker is gone", with no heartbeat to tune
+ * and no clock to trust. A worker that loses its lock connection must stop (see `onLost`).
+ * @internal
+ */
+export class WorkerLiveness {
+  private constructor(
+    private readonly client: import('pg').Client,
+    private closed = false,
+  ) {}
+
+  /** Connects and takes `executorId`'s lock; `onLost` is called if the connection drops later. */
+  static async hold(
+    databaseUrl: string,
+    executorId: string,
+    onLost: (error: Error) => void,
+  ): Promise<WorkerLiveness> {
+    const client = new (pg().Client)({ connectionString: databaseUrl, keepAlive: true });
+    try {
+      await client.connect();
+      await client.query('SELECT pg_advisory_lock($1::int, hashtext($2))', [
+        LOCK_NAMESPACE,
+        executorId,
+      ]);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw connectionError(error, describeConnectionString(databaseUrl));
+    }
+    const liveness = new WorkerLiveness(client);
+    const lost = (error?: Error): void => {
+      if (liveness.closed) return;
+      liveness.closed = true;
+      onLost(error ?? new Error('the lock connection ended'));
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    return liveness;
+  }
+
+  /**
+   * Runs `work` if the worker `executorId` is gone, holding its lock meanwhile so that no other
+   * worker takes over the same executor at the same time; resolves to false (and runs nothing) when
+   * it is alive or another worker is taking it over right now.
+   */
+  async whileGone(executorId: string, work: () => Promise<void>): Promise<boolean> {
+    const taken = await this.client.query<{ taken: boolean }>(
+      'SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS taken',
+      [LOCK_NAMESPACE, executorId],
+    );
+    if (taken.rows[0]?.taken !== true) return false;
+    try {
+      await work();
+    } finally {
+      await this.client.query('SELECT pg_advisory_unlock($1::int, hashtext($2))', [
+        LOCK_NAMESPACE,
+        executorId,
+      ]);
+    }
+    return true;
+  }
+
+  /** Ends the connection, releasing this worker's lock: other workers may now take over its runs. */
+  async release(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.client.end().catch(() => undefined);
+  }
+}

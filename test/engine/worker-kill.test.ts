@@ -1,0 +1,178 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { RunQueue } from 'ideact';
+import { databaseForThisFile } from '../support/test-database';
+import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
+import {
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitUntil,
+  type WorkerProcess,
+} from './worker-processes';
+
+/**
+ * Workers on DBOS (issue 18 item 4), with real worker processes on the real database: two workers
+ * share one queue, the one running the run is SIGKILLed in the middle of a slow Activity, the
+ * other takes the run over, and the run completes once, with the output of an uninterrupted run.
+ */
+const db = databaseForThisFile();
+let directory: string;
+
+beforeAll(() => {
+  directory = mkdtempSync(path.join(tmpdir(), 'ideact-worker-kill-'));
+});
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+});
+
+function sideEffects(log: string): SideEffect[] {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as SideEffect);
+}
+
+describe('two worker processes on one queue (issue 18)', () => {
+  it('a worker SIGKILLed mid-Activity: the other completes the run once, output as uninterrupted, no completed Call re-executed, steps checkpointed in DBOS', async () => {
+    const reference = scenarioAgent(path.join(directory, 'uninterrupted.jsonl'), { fast: true });
+    const uninterrupted = await reference.run({ task: TASKS.kill });
+    expect(uninterrupted.output).toBe('recorded a, recorded b, slept c, recorded d');
+
+    const log = path.join(directory, 'effects.jsonl');
+    const environment = {
+      databaseUrl: db.url,
+      schema: db.schema,
+      systemSchema: db.newSchema(),
+      queueName: 'kill-test',
+      log,
+    };
+    const workers: WorkerProcess[] = [];
+    const queue = new RunQueue({
+      databaseUrl: db.url,
+      schema: environment.schema,
+      systemSchema: environment.systemSchema,
+      queueName: environment.queueName,
+    });
+    try {
+      workers.push(...(await Promise.all([1, 2].map(() => startWorkerProcess(environment)))));
+      const { runId, workflowId } = await queue.enqueue({ task: TASKS.kill });
+      expect(workflowId).toBe(runId);
+
+      // The slow Call c runs, a and b are recorded in the store: kill the worker that runs c.
+      await waitUntil(async () => {
+        const stored = await queue.store.load(runId);
+        const recorded = (stored?.state.nodes ?? []).flatMap((node) =>
+          node.metadata.source === undefined ? [] : [node.metadata.source.callIndex],
+        );
+        return recorded.includes(0) && recorded.includes(1) && stored?.attempts['1:2'] === 1;
+      }, 'a and b recorded while c runs');
+      const first = sideEffects(log).find((line) => line.name === 'c') as SideEffect;
+      const victim = workers.find((worker) => worker.pid === first.pid) as WorkerProcess;
+      const survivor = workers.find((worker) => worker !== victim) as WorkerProcess;
+      const killedAt = Date.now();
+      victim.child.kill('SIGKILL');
+      expect(await victim.exited).toBe('SIGKILL');
+
+      const result = await queue.wait(runId, { timeoutMs: 30_000 });
+      expect(result.status).toBe('completed');
+      expect(result.output).toBe(uninterrupted.output);
+
+      // Side effects: every Call completed once; only c, cut short by the kill, started twice,
+      // with the same callId and the next attempt, on the survivor.
+      const effects = sideEffects(log);
+      const done = effects.filter((line) => line.event === 'done');
+      expect(done.map((line) => `${line.name} ${line.callId} #${line.attempt}`).sort()).toEqual([
+        'a 1:0 #1',
+        'b 1:1 #1',
+        'c 1:2 #2',
+        'd 5:0 #1',
+      ]);
+      const starts = effects.filter((line) => line.event === 'start');
+      expect(
+        starts.filter((line) => line.name === 'c').map((line) => [line.pid, line.attempt]),
+      ).toEqual([
+        [victim.pid, 1],
+        [survivor.pid, 2],
+      ]);
+      expect(starts.filter((line) => line.name !== 'c')).toHaveLength(3);
+      expect(done.every((line) => line.runId === runId)).toBe(true);
+
+      // DBOS's system tables: one workflow, finished by the survivor, with a row per agent step.
+      const system = `"${environment.systemSchema}"`;
+      const workflows = await db.query<{
+        status: string;
+        executor_id: string;
+        recovery_attempts: string;
+      }>(
+        `SELECT status, executor_id, recovery_attempts FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
+        [runId],
+      );
+      expect(workflows).toEqual([
+        expect.objectContaining({ status: 'SUCCESS', executor_id: survivor.executorId }),
+      ]);
+      const steps = await db.query<{
+        function_id: number;
+        function_name: string;
+        output: string;
+        error: string | null;
+        started_at_epoch_ms: string;
+        completed_at_epoch_ms: string;
+      }>(
+        `SELECT function_id, function_name, output, error, started_at_epoch_ms, completed_at_epoch_ms
+           FROM ${system}.operation_outputs
+          WHERE workflow_uuid = $1 ORDER BY function_id`,
+        [runId],
+      );
+      // prompter, generator, discriminator, actor (the one killed, then run again), prompter, … :
+      // each agent step recorded exactly once, in order, none failed.
+      // One DBOS step per model turn and per Actor step, each recorded once: the turn before the
+      // kill by the victim, the Actor step the kill interrupted (and all after it) by the survivor.
+      const outcomes = steps.map((step) => JSON.parse(step.output).json as Record<string, unknown>);
+      const turn = {
+        kind: 'stepped',
+        ran: ['prompter', 'generator', 'discriminator'],
+        next: 'actor',
+      };
+      const actor = { kind: 'stepped', ran: ['actor'], next: 'prompter' };
+      expect(outcomes).toEqual([
+        expect.objectContaining(turn),
+        expect.objectContaining(actor),
+        expect.objectContaining(turn),
+        expect.objectContaining(actor),
+        expect.objectContaining(turn),
+        {
+          kind: 'done',
+          result: expect.objectContaining({ status: 'completed', output: uninterrupted.output }),
+        },
+      ]);
+      expect(steps.map((step) => step.function_id)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(
+        steps.every((step) => step.function_name === 'agent-step' && step.error === null),
+      ).toBe(true);
+      expect(Number(steps[0]?.completed_at_epoch_ms)).toBeLessThan(killedAt);
+      expect(Number(steps[1]?.started_at_epoch_ms)).toBeGreaterThanOrEqual(killedAt);
+
+      // The run store: completed exactly once; c's journal shows attempt 1, then attempt 2.
+      const journal = await db.query<{
+        entry: { type: string; status?: string; callId?: string; attempt?: number };
+      }>(
+        `SELECT entry FROM "${environment.schema}".journal_entries WHERE run_id = $1 ORDER BY seq`,
+        [runId],
+      );
+      const entries = journal.map((row) => row.entry);
+      expect(
+        entries.filter((entry) => entry.type === 'commit' && entry.status === 'completed'),
+      ).toHaveLength(1);
+      expect(
+        entries
+          .filter((entry) => entry.type === 'call-start' && entry.callId === '1:2')
+          .map((entry) => entry.attempt),
+      ).toEqual([1, 2]);
+    } finally {
+      await queue.close();
+      await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+    }
+  }, 60_000);
+});

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+
+/** Repository root (children run there, so tsx and the sources resolve). */
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** A worker child process (test/engine/fixtures/worker-child.ts) and what it said. */
+export interface WorkerProcess {
+  child: ChildProcess;
+  pid: number;
+  executorId: string;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
+  /** Resolves when it exited, with its signal or exit code. */
+  exited: Promise<NodeJS.Signals | number | null>;
+}
+
+/** Where a worker child connects: the test database, its schemas and a queue of the test's own. */
+export interface WorkerEnvironment {
+  databaseUrl: string;
+  schema: string;
+  systemSchema: string;
+  queueName: string;
+  log: string;
+}
+
+/** Starts a worker child and resolves once it consumes the queue (or rejects with its stderr). */
+export function startWorkerProcess(environment: WorkerEnvironment): Promise<WorkerProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, 'fixtures', 'worker-child.ts')],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        IDEACT_WORKER_DATABASE_URL: environment.databaseUrl,
+        IDEACT_WORKER_SCHEMA: environment.schema,
+        IDEACT_WORKER_SYSTEM_SCHEMA: environment.systemSchema,
+        IDEACT_WORKER_QUEUE: environment.queueName,
+        IDEACT_WORKER_LOG: environment.log,
+      },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n').find((text) => text.startsWith('{"ready"'));
+      if (line === undefined) return;
+      const ready = JSON.parse(line) as { ready: string; pid: number };
+      resolve({ child, pid: ready.pid, executorId: ready.ready, stderr: () => stderr, exited });
+    });
+    void exited.then((how) =>
+      reject(new Error(`the worker child exited (${String(how)}) before it was ready:\n${stderr}`)),
+    );
+  });
+}
+
+/** Stops a worker child: SIGTERM (it stops its worker), SIGKILL if it has not exited after 5 s. */
+export async function stopWorkerProcess(worker: WorkerProcess | undefined): Promise<void> {
+  if (worker === undefined || worker.child.exitCode !== null || worker.child.signalCode !== null) {
+    return;
+  }
+  worker.child.kill('SIGTERM');
+  const timer = setTimeout(() => worker.child.kill('SIGKILL'), 5_000);
+  await worker.exited;
+  clearTimeout(timer);
+}
+
+/** Polls `condition` every 50 ms until it holds (or fails after `timeoutMs`). */
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

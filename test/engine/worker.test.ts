@@ -1,0 +1,248 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import {
+  RunActiveError,
+  RunQueue,
+  WorkerAlreadyRunningError,
+  enqueueRun,
+  startWorker,
+  waitForRun,
+  type EngineOptions,
+  type Worker,
+} from 'ideact';
+import { CLI, runCli } from '../cli/run-cli';
+import { databaseForThisFile } from '../support/test-database';
+import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
+import { waitUntil } from './worker-processes';
+
+/**
+ * Workers on DBOS (issue 18 item 4) with a worker in this process and the built CLI in child
+ * processes: approvals and cancellation through `ideact runs … --database-url`, a stopping worker's
+ * run taken over by the next one, one worker per process.
+ */
+const db = databaseForThisFile();
+
+describe('a worker on the test database (issue 18)', () => {
+  let directory: string;
+  let log: string;
+  let engine: EngineOptions;
+  let worker: Worker;
+  let queue: RunQueue;
+  let cliDatabase: string[];
+
+  const startTestWorker = () =>
+    startWorker({
+      ...engine,
+      agent: scenarioAgent(log),
+      concurrency: 2,
+      pollingIntervalMs: 100,
+      takeoverIntervalMs: 200,
+    });
+
+  beforeAll(async () => {
+    directory = mkdtempSync(path.join(tmpdir(), 'ideact-worker-'));
+    log = path.join(directory, 'effects.jsonl');
+    const systemSchema = db.newSchema();
+    engine = { databaseUrl: db.url, schema: db.schema, systemSchema, queueName: 'worker-test' };
+    cliDatabase = [
+      '--database-url',
+      db.url,
+      '--schema',
+      db.schema,
+      '--system-schema',
+      systemSchema,
+      '--queue',
+      'worker-test',
+    ];
+    worker = await startTestWorker();
+    queue = new RunQueue(engine);
+  }, 60_000);
+
+  afterAll(async () => {
+    await queue?.close();
+    await worker?.stop({ timeoutMs: 1_000 });
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const effects = (): SideEffect[] =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line) as SideEffect)
+      : [];
+  const effectsOf = (runId: string) => effects().filter((line) => line.runId === runId);
+  const workflowStatuses = async (runId: string) =>
+    (
+      await db.query<{ workflow_uuid: string; status: string }>(
+        `SELECT workflow_uuid, status FROM "${engine.systemSchema}".workflow_status
+          WHERE workflow_uuid = $1 OR workflow_uuid LIKE $2 ORDER BY created_at`,
+        [runId, `${runId}:%`],
+      )
+    ).map((row) => `${row.workflow_uuid} ${row.status}`);
+
+  it('a run stops awaiting approval; `ideact runs show` lists the interruption; `ideact runs resume --approve` re-enqueues it and it completes', async () => {
+    const { runId } = await enqueueRun({ ...engine, task: TASKS.approval });
+    const stopped = await waitForRun(runId, engine);
+    expect(stopped).toMatchObject({
+      runId,
+      status: 'awaiting_approval',
+      stopReason: 'awaiting_approval',
+      interruptions: [{ callId: '1:0', tool: 'transfer', params: { amount: 50 } }],
+    });
+    expect(effectsOf(runId).map((line) => `${line.event} ${line.tool}`)).toEqual([
+      'start record',
+      'done record',
+    ]);
+
+    const shown = await runCli(['runs', 'show', runId, ...cliDatabase, '--json']);
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      runId,
+      status: 'awaiting_approval',
+      task: TASKS.approval,
+      interruptions: [{ callId: '1:0', tool: 'transfer' }],
+    });
+    const text = await runCli(['runs', 'show', runId, ...cliDatabase]);
+    expect(text.stdout).toContain('status    awaiting_approval');
+    expect(text.stdout).toContain(`ideact runs resume ${runId} --approve 1:0`);
+
+    const resumed = await runCli([
+      'runs',
+      'resume',
+      runId,
+      ...cliDatabase,
+      '--approve',
+      '1:0',
+      '--wait',
+      '--json',
+    ]);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      runId,
+      status: 'completed',
+      output: 'recorded e, transferred 50',
+    });
+    // The transfer ran once, after the decision; the record Call was not run again.
+    expect(effectsOf(runId).map((line) => `${line.event} ${line.tool} #${line.attempt}`)).toEqual([
+      'start record #1',
+      'done record #1',
+      'start transfer #1',
+      'done transfer #1',
+    ]);
+    expect(await workflowStatuses(runId)).toEqual([`${runId} SUCCESS`, `${runId}:2 SUCCESS`]);
+  }, 30_000);
+
+  it('`ideact runs cancel` stops a running run (its Activity aborted, not recorded); resume refuses while it runs; `ideact runs resume` then completes it', async () => {
+    const { runId } = await queue.enqueue({ task: TASKS.slow });
+    await waitUntil(() => effectsOf(runId).some((line) => line.event === 'start'), 'the slow Call');
+    await expect(queue.resume(runId)).rejects.toBeInstanceOf(RunActiveError);
+
+    const cancelled = await runCli(['runs', 'cancel', runId, ...cliDatabase]);
+    expect(cancelled.stderr).toBe('');
+    expect(cancelled).toMatchObject({ code: 0, stdout: `cancelled ${runId}\n` });
+    expect(await queue.wait(runId, { timeoutMs: 10_000 })).toMatchObject({
+      runId,
+      status: 'cancelled',
+      output: null,
+    });
+    expect(await workflowStatuses(runId)).toEqual([`${runId} CANCELLED`]);
+    const shown = await runCli(['runs', 'show', runId, ...cliDatabase, '--json']);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ status: 'cancelled' });
+    // The Activity was aborted mid-way: started once, never done, its Call still open.
+    expect(effectsOf(runId).map((line) => `${line.event} #${line.attempt}`)).toEqual(['start #1']);
+    expect(JSON.parse(shown.stdout).openCalls).toEqual([{ callId: '1:0', attempt: 1 }]);
+
+    const resumed = await runCli(['runs', 'resume', runId, ...cliDatabase, '--wait', '--json']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'completed', output: 'slept s' });
+    expect(effectsOf(runId).map((line) => `${line.event} #${line.attempt}`)).toEqual([
+      'start #1',
+      'start #2',
+      'done #2',
+    ]);
+    expect(await workflowStatuses(runId)).toEqual([`${runId} CANCELLED`, `${runId}:2 SUCCESS`]);
+  }, 30_000);
+
+  it('one worker per process: a second startWorker is a WorkerAlreadyRunningError', async () => {
+    await expect(startTestWorker()).rejects.toBeInstanceOf(WorkerAlreadyRunningError);
+  });
+
+  it('worker.stop() mid-Activity abandons the step (not recorded); the next worker takes the run over and completes it', async () => {
+    const { runId } = await queue.enqueue({ task: TASKS.slow });
+    await waitUntil(() => effectsOf(runId).some((line) => line.event === 'start'), 'the slow Call');
+    await worker.stop({ timeoutMs: 5_000 });
+    const steps = async () =>
+      db.query<{ output: string }>(
+        `SELECT output FROM "${engine.systemSchema}".operation_outputs WHERE workflow_uuid = $1 ORDER BY function_id`,
+        [runId],
+      );
+    // The model turn was recorded; the Actor step the stop aborted was not.
+    expect((await steps()).map((row) => JSON.parse(row.output).json.ran)).toEqual([
+      ['prompter', 'generator', 'discriminator'],
+    ]);
+
+    worker = await startTestWorker();
+    expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
+      status: 'completed',
+      output: 'slept s',
+    });
+    expect(effectsOf(runId).map((line) => `${line.event} #${line.attempt}`)).toEqual([
+      'start #1',
+      'start #2',
+      'done #2',
+    ]);
+    expect((await steps()).map((row) => JSON.parse(row.output).json.kind)).toEqual([
+      'stepped',
+      'stepped',
+      'stepped',
+      'done',
+    ]);
+  }, 30_000);
+
+  it('`ideact worker --idea` serves runs that `ideact runs enqueue` puts on its queue, and stops on SIGINT', async () => {
+    const idea = path.join(directory, 'echo.json');
+    writeFileSync(
+      idea,
+      JSON.stringify({
+        context: [{ type: 'system', text: 'Answer with a title.' }],
+        schema: {
+          type: 'object',
+          properties: { title: { type: 'string', default: 'Rain' } },
+          required: ['title'],
+        },
+      }),
+    );
+    const options = cliDatabase.map((value) => (value === 'worker-test' ? 'cli-worker' : value));
+    const child = spawn(
+      process.execPath,
+      [CLI, 'worker', ...options, '--idea', idea, '--provider', 'offline', '--concurrency', '1'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    try {
+      await waitUntil(() => stderr.includes(': serving echo on queue cli-worker'), 'the worker');
+      const enqueued = await runCli(['runs', 'enqueue', idea, ...options, '--wait', '--json']);
+      expect(enqueued.stderr).toBe('');
+      expect(enqueued.code).toBe(0);
+      expect(JSON.parse(enqueued.stdout)).toMatchObject({
+        status: 'completed',
+        stopReason: 'output',
+        output: { title: 'Rain' },
+      });
+    } finally {
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+    expect(stderr).toContain('ideact worker: SIGINT: stopping');
+  }, 30_000);
+});
