@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
+import { removeStaleTempFiles, writeTextAtomic } from '../internal/atomic-file';
 import { findJsonDepthViolation } from '../protocol/json-depth';
 import type { AgentState } from './loop/agent-state';
 import { assertValidState, depthReason, MAX_STATE_DEPTH } from './loop/state-tree';
@@ -26,26 +26,8 @@ export async function saveState(file: string, state: AgentState): Promise<void> 
   const text = `${JSON.stringify(state, null, 2)}\n`;
   // The first run of a new app: `stateFile: 'runs/oslo.json'` must not fail on a missing `runs/`.
   await fs.mkdir(directory, { recursive: true });
-  await removeStaleTempFiles(target);
-  const temp = path.join(
-    directory,
-    `${tempPrefix(target)}${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
-  try {
-    const handle = await fs.open(temp, 'w');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, target);
-  } catch (error) {
-    // The previous state file is untouched; do not leave a partial temp file beside it.
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-  await syncDirectory(directory);
+  await removeStaleTempFilesOnce(target);
+  await writeTextAtomic(target, text);
 }
 
 /** Reads and checks a state file written by {@link saveState} (or edited by hand). */
@@ -61,7 +43,7 @@ export async function loadState(file: string): Promise<AgentState> {
       cause: error,
     });
   }
-  await removeStaleTempFiles(path.resolve(file));
+  await removeStaleTempFilesOnce(path.resolve(file));
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -77,59 +59,15 @@ export async function loadState(file: string): Promise<AgentState> {
   return value;
 }
 
-/** `.<name>.`: what every temp file of `target` starts with (then `<pid>.<hex>.tmp`). */
-function tempPrefix(target: string): string {
-  return `.${path.basename(target)}.`;
-}
-
 /** State files whose directory was already cleaned by this process (once per file is enough). */
 const cleaned = new Set<string>();
 
 /**
  * Removes `.<name>.<pid>.<hex>.tmp` files beside `target` whose process is gone: a save interrupted
- * by a kill leaves one behind. Best effort: a temp file of a live process (another run saving right
- * now) is kept, and any error here is ignored, since the save or load itself matters more.
+ * by a kill leaves one behind. Once per file and process; a live writer's temp file is kept.
  */
-async function removeStaleTempFiles(target: string): Promise<void> {
+async function removeStaleTempFilesOnce(target: string): Promise<void> {
   if (cleaned.has(target)) return;
   cleaned.add(target);
-  const prefix = tempPrefix(target);
-  let names: string[];
-  try {
-    names = await fs.readdir(path.dirname(target));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const match = /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length));
-    if (match === null) continue;
-    const pid = Number(match[1]);
-    if (pid === process.pid || isProcessAlive(pid)) continue;
-    await fs.rm(path.join(path.dirname(target), name), { force: true }).catch(() => undefined);
-  }
-}
-
-/** True unless signalling the pid reports that no such process exists (ESRCH). */
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
-/** Makes the rename durable too; some platforms (Windows) cannot open directories, which is fine. */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(directory, 'r');
-    await handle.sync();
-  } catch {
-    // Directory fsync is best effort: unsupported on some file systems.
-  } finally {
-    await handle?.close();
-  }
+  await removeStaleTempFiles(path.dirname(target), path.basename(target));
 }
