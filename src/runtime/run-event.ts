@@ -54,7 +54,11 @@ export interface SolutionDeltaEvent extends RunEventBase {
   index: number;
   /** The raw text delta. */
   delta: string;
-  /** The option's text so far parsed leniently (unfinished strings, arrays and objects closed); undefined while nothing parses. */
+  /**
+   * The option's text so far parsed leniently (unfinished strings, arrays and objects closed);
+   * for every delta up to 2 KB of text, then once the text grew by a tenth and whenever a delta closes
+   * an object or array (else the previous value); undefined while nothing parses.
+   */
   partial?: unknown;
 }
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { IdeactError } from '../../errors/ideact-error';
 import { StepFailedError } from '../../errors/step-failed.error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
@@ -117,6 +118,8 @@ export class Run {
       options.signal === undefined
         ? this.controller.signal
         : AbortSignal.any([options.signal, this.controller.signal]);
+    // Every running Call listens to the run's signal: a Vessel of 100 Calls is not a listener leak.
+    setMaxListeners(0, signal);
     const config = definition.config;
     this.settings = {
       n: options.n ?? config.n ?? 1,

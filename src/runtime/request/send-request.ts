@@ -112,14 +112,29 @@ async function streamed(
 ): Promise<ProviderResponse> {
   const stream = streamFromProvider(provider, request);
   const texts: string[] = [];
+  const partials: Array<{ length: number; value: unknown }> = [];
   const run = observer.run;
   for await (const chunk of stream) {
     if (chunk.type !== 'text-delta') continue;
     const index = chunk.index ?? 0;
     observer.onDelta?.(chunk.delta, index);
     if (run?.observed === true) {
-      texts[index] = (texts[index] ?? '') + chunk.delta;
-      const partial = parsePartial(texts[index]);
+      const text = (texts[index] ?? '') + chunk.delta;
+      texts[index] = text;
+      // Re-parsing the whole text for every delta would cost O(n²) per reply: past 2 KB the partial
+      // value is refreshed once the text grew by a tenth, and whenever a delta closes an object or
+      // array (so the last one, ending the reply, is always the whole value).
+      const last = partials[index];
+      const closes = /[}\]]\s*$/.test(chunk.delta);
+      if (
+        last === undefined ||
+        text.length <= 2048 ||
+        closes ||
+        text.length - last.length >= Math.max(64, text.length / 10)
+      ) {
+        partials[index] = { length: text.length, value: parsePartial(text) };
+      }
+      const partial = partials[index]?.value;
       run.emit({
         type: 'solution-delta',
         requestId,
