@@ -41,7 +41,9 @@ export function runEventUsage(usage: AgentUsage): RunEventUsage {
     turns: usage.turns,
     elapsedMs: usage.elapsedMs,
   };
-  if (usage.byModel !== undefined) copy.byModel = structuredClone(usage.byModel);
-  if (usage.byPath !== undefined) copy.byPath = structuredClone(usage.byPath);
+  // The tables are replaced, never changed in place (recordRequestUsage), and so are their rows:
+  // a shallow copy is a snapshot.
+  if (usage.byModel !== undefined) copy.byModel = { ...usage.byModel };
+  if (usage.byPath !== undefined) copy.byPath = { ...usage.byPath };
   return copy;
 }

@@ -27,7 +27,10 @@ export class VesselGenerator implements StepModule {
     const { tools, schema } = await vesselSchemaFor(agent);
     const started = agent.startedCalls;
     const eager =
-      started !== undefined && EagerCallStarter.applies(agent)
+      // A provider without `stream()` replies in one delta: no Call could start early.
+      started !== undefined &&
+      typeof agent.provider.stream === 'function' &&
+      EagerCallStarter.applies(agent)
         ? new EagerCallStarter(agent, schema, started, tools)
         : undefined;
     let result;
