@@ -1,6 +1,6 @@
 /**
  * One benchmark process: `node bench/child.mjs <workload> <framework> [runs]` runs one shared
- * workload (w1 | w2 | w3 | w9) for one framework in a fresh process (so peak RSS is that framework's
+ * workload (w1 | w2 | w3 | w9 | w10) for one framework in a fresh process (so peak RSS is that framework's
  * alone): one warm-up run, then `runs` measured runs (default 1; run.mjs interleaves one process per
  * framework per round, so load drift on a shared machine hits every framework alike). Prints one
  * `BENCH_RESULT <json>` line with the raw per-run samples; run.mjs takes the medians.
@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { resourceUsage } from 'node:process';
 import { mean, warmAndMeasure } from './lib/stats.mjs';
-import { FINAL_ANSWER } from './lib/fixtures.mjs';
+import { EAGER_CALLS, FINAL_ANSWER } from './lib/fixtures.mjs';
 
 const TURNS = 200;
 const PARALLEL_CALLS = 100;
@@ -85,11 +85,49 @@ async function structured(adapter, runs) {
   });
 }
 
+/**
+ * W10 (issue 16, eager calls): the model streams five Calls over 1,000 ms, one every 200 ms, each tool
+ * body taking 200 ms; wall time of the whole run, and when the first and last tool bodies started
+ * (ms after the run started). Two tool flavours: independent bodies (each waits alone) and bodies
+ * that share one slot (one at a time); ideact runs each with eager calls and with them off.
+ */
+async function eagerCalls(adapter, runs) {
+  const modes = adapter.eagerModes ?? ['default'];
+  return warmAndMeasure(runs, async (index) => {
+    const sample = {};
+    // The warm-up (index -1) loads and compiles everything with one variant; the runs measure all.
+    for (const mode of index < 0 ? modes.slice(0, 1) : modes) {
+      for (const serial of index < 0 ? [false] : [false, true]) {
+        const key = `${mode}_${serial ? 'oneSlot' : 'independent'}`;
+        const started = performance.now();
+        const outcome = await adapter.eagerCalls({ mode, serial });
+        const wall = performance.now() - started;
+        check(
+          outcome.answer === FINAL_ANSWER,
+          `final answer was ${JSON.stringify(outcome.answer)}`,
+        );
+        check(
+          outcome.toolRuns === EAGER_CALLS,
+          `${outcome.toolRuns} tool runs, not ${EAGER_CALLS}`,
+        );
+        check(outcome.modelCalls === 2, `${outcome.modelCalls} model calls instead of 2`);
+        sample[`${key}_wallMs`] = wall;
+        sample[`${key}_firstStartMs`] = outcome.starts[0];
+        sample[`${key}_lastStartMs`] = outcome.starts[EAGER_CALLS - 1];
+      }
+    }
+    return sample;
+  });
+}
+
 const WORKLOADS = {
   w1: toolLoop,
   w2: (adapter, runs) => parallel(adapter, runs),
   w3: structured,
   w9: parallelDelayed,
+  w10: eagerCalls,
+  /** W12 (issue 16): W1 again, run by the ideact variants (`ideact+stream`, `ideact+trace`, …). */
+  w12: toolLoop,
 };
 
 async function main() {
@@ -100,9 +138,11 @@ async function main() {
     throw new Error(
       `unknown workload ${workload}; expected one of ${Object.keys(WORKLOADS).join(', ')}`,
     );
+  // `ideact+stream+trace`: the ideact adapter configured with features (W12's variants).
+  const [base, ...features] = framework.split('+');
   let adapter;
   try {
-    adapter = await import(`./frameworks/${framework}.mjs`);
+    adapter = await import(`./frameworks/${base}.mjs`);
   } catch (error) {
     emit({
       workload,
@@ -110,6 +150,16 @@ async function main() {
       unavailable: `cannot load adapter: ${error.message.split('\n')[0]}`,
     });
     return;
+  }
+  if (features.length > 0) {
+    const reason =
+      typeof adapter.configure === 'function'
+        ? adapter.configure(features)
+        : `${base} has no variants (${features.join('+')})`;
+    if (reason) {
+      emit({ workload, framework, unavailable: reason });
+      return;
+    }
   }
   if (typeof adapter.unavailable === 'function') {
     const reason = adapter.unavailable(workload);

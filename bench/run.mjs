@@ -8,7 +8,15 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatNumber, formatRatio, measuredRuns, median } from './lib/stats.mjs';
+import { formatNumber, formatRatio, measuredRuns, median, quantile } from './lib/stats.mjs';
+import { describe, table, verdict } from './lib/report-table.mjs';
+import {
+  eagerCallsSection,
+  issue16Targets,
+  memorySection,
+  streamingSection,
+  tracingSection,
+} from './lib/issue16-report.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, '..');
@@ -28,13 +36,26 @@ const FRAMEWORKS = [
 const PEERS = FRAMEWORKS.filter((framework) => framework.id !== 'ideact');
 /** W9's floor: a hand-written Promise.all of the same tool bodies (bench/frameworks/promise-all.mjs). */
 const FLOOR = { id: 'promise-all', label: 'Promise.all (floor)', packageName: null };
+/** W12: W1 run by ideact plain, with a run-event consumer, with an OpenTelemetry SDK, and with both. */
+const IDEACT_VARIANTS = [
+  { id: 'ideact', label: 'agent.run()' },
+  { id: 'ideact+stream', label: 'agent.stream() + for await' },
+  { id: 'ideact+trace', label: 'agent.run(), OTel SDK registered' },
+  { id: 'ideact+stream+trace', label: 'agent.stream() + for await, OTel SDK registered' },
+];
 /** The shared workloads (one child per framework per round) and who runs each. */
 const SHARED_WORKLOADS = {
   w1: FRAMEWORKS,
   w2: FRAMEWORKS,
   w3: FRAMEWORKS,
   w9: [...FRAMEWORKS, FLOOR],
+  w10: FRAMEWORKS,
+  w12: IDEACT_VARIANTS,
 };
+/** Measured runs per child process (default 1): W12 compares ideact with itself, so more samples. */
+const RUNS_PER_CHILD = { w12: 5 };
+/** Workloads that need bench/node_modules (the peers, and zod for the shared fixtures). */
+const INSTALL_WORKLOADS = ['w1', 'w2', 'w3', 'w9', 'w10', 'w12'];
 /** Issue 16's parallelism target: W9 ideact wall time (a Promise.all of the same timers takes ~22 ms). */
 const W9_TARGET_MS = 30;
 
@@ -93,11 +114,11 @@ function packageVersion(name) {
 }
 
 // ── children ──────────────────────────────────────────────────────────────────────────────────────
-function runChild(script, args) {
+function runChild(script, args, nodeFlags = []) {
   const started = Date.now();
   const child = spawnSync(
     process.execPath,
-    [...childNodeFlags(args), path.join(BENCH, script), ...args],
+    [...nodeFlags, ...childNodeFlags(args), path.join(BENCH, script), ...args],
     {
       cwd: ROOT,
       encoding: 'utf8',
@@ -119,7 +140,10 @@ function runChild(script, args) {
 
 /** BENCH_PROFILE=1 writes a V8 CPU profile of every ideact child into <tmpdir>/ideact-bench-profiles/. */
 function childNodeFlags(args) {
-  if (process.env.BENCH_PROFILE !== '1' || !(args.includes('ideact') || args.length === 1))
+  if (
+    process.env.BENCH_PROFILE !== '1' ||
+    !(args.some((argument) => argument.startsWith('ideact')) || args.length === 1)
+  )
     return [];
   return [
     '--cpu-prof',
@@ -128,13 +152,6 @@ function childNodeFlags(args) {
     '--cpu-prof-name',
     `${args.join('-')}.cpuprofile`,
   ];
-}
-
-function describe(result) {
-  if (!result) return 'n/a (not run)';
-  if (result.unavailable) return `n/a (${result.unavailable})`;
-  if (result.error) return `n/a (error: ${String(result.error).split('\n')[0]})`;
-  return undefined;
 }
 
 /** Formats RESULTS.md with the root's prettier when it is installed (so `npm run lint` stays clean). */
@@ -173,18 +190,20 @@ function aggregate(results) {
     peakRssMb: median(results.map((result) => result.peakRssMb)),
   };
   for (const key of Object.keys(samples[0] ?? {})) aggregated[key] = pick(key);
+  // W12 compares ideact with itself on a shared machine: the 10th percentiles too.
+  for (const key of ['msPerTurn', 'cpuMsPerTurn']) {
+    if (aggregated[key] !== undefined)
+      aggregated[`${key}P10`] = quantile(
+        samples.map((sample) => sample[key]),
+        0.1,
+      );
+  }
   if (aggregated.firstGapMs !== undefined)
     aggregated.gapGrowth = aggregated.lastGapMs / aggregated.firstGapMs;
   return aggregated;
 }
 
 // ── report ────────────────────────────────────────────────────────────────────────────────────────
-function table(headers, rows) {
-  const lines = [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`];
-  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
-  return lines;
-}
-
 function bestPeer(results, key) {
   const values = PEERS.map((peer) => results[peer.id]?.[key]).filter((value) =>
     Number.isFinite(value),
@@ -196,15 +215,10 @@ function ratio(value, best) {
   return Number.isFinite(value) && Number.isFinite(best) && best > 0 ? value / best : undefined;
 }
 
-function verdict(value, passes) {
-  if (value === undefined || value === null || Number.isNaN(value)) return 'n/a';
-  return passes(value) ? 'met' : 'MISSED';
-}
-
 async function main() {
   const started = Date.now();
-  // Only W1–W3 and W9 run the peer frameworks; BENCH_ONLY=w8 needs no bench/ install.
-  if (Object.keys(SHARED_WORKLOADS).some(selected)) ensureBenchDependencies();
+  // W1–W3, W9, W10 run the peers and W12 the shared fixtures; BENCH_ONLY=w8 needs no bench/ install.
+  if (INSTALL_WORKLOADS.some(selected)) ensureBenchDependencies();
   const build = ensureBuild();
   const loadAtStart = os.loadavg()[0];
   const runs = measuredRuns();
@@ -230,7 +244,11 @@ async function main() {
       for (const framework of frameworks) {
         const previous = rounds[framework.id];
         if (previous.length > 0 && describe(previous[previous.length - 1])) continue;
-        const result = runChild('child.mjs', [workload, framework.id, '1']);
+        const result = runChild('child.mjs', [
+          workload,
+          framework.id,
+          String(RUNS_PER_CHILD[workload] ?? 1),
+        ]);
         previous.push(result);
         const missing = describe(result);
         if (missing || round === 0)
@@ -247,6 +265,21 @@ async function main() {
     only[workload] = runChild('ideact-only.mjs', [workload]);
     log(`bench:   ${describe(only[workload]) ?? 'ok'} (${only[workload].seconds} s)`);
   }
+  if (selected('w11')) {
+    log('bench: w11 ideact (2,000 streamed deltas) …');
+    only.w11 = runChild('ideact-streaming.mjs', ['2000']);
+    log(`bench:   ${describe(only.w11) ?? 'ok'} (${only.w11.seconds} s)`);
+  }
+  if (selected('w12')) {
+    log('bench: w12 ideact paired (the four variants alternating in one process) …');
+    only.w12Paired = runChild('ideact-overhead.mjs', ['100']);
+    log(`bench:   ${describe(only.w12Paired) ?? 'ok'} (${only.w12Paired.seconds} s)`);
+  }
+  if (selected('w13')) {
+    log('bench: w13 ideact (10,000 × createAgent + run, --expose-gc) …');
+    only.w13 = runChild('ideact-memory.mjs', ['10000'], ['--expose-gc']);
+    log(`bench:   ${describe(only.w13) ?? 'ok'} (${only.w13.seconds} s)`);
+  }
 
   const report = [];
   const out = (line = '') => report.push(line);
@@ -254,7 +287,7 @@ async function main() {
   out();
   out(
     `Run: ${new Date().toISOString()} · medians of ${runs} measured runs per figure, each after a warm-up ` +
-      `(W1–W3, W9: one process per framework per run, frameworks interleaved) · build: ${build}`,
+      `(W1–W3, W9, W10, W12: one process per framework per run, frameworks interleaved) · build: ${build}`,
   );
   out(
     `Machine: ${machine.cpu} · ${machine.cores} cores · ${machine.memoryGb} GiB · Node ${machine.node} · ${machine.platform}`,
@@ -365,6 +398,16 @@ async function main() {
     out(line);
   out();
 
+  // W10–W13 (issue 16)
+  const { w11, w12Paired, w13 } = only;
+  for (const line of [
+    ...eagerCallsSection(shared.w10, FRAMEWORKS),
+    ...streamingSection(w11),
+    ...tracingSection(shared.w12, IDEACT_VARIANTS, w12Paired),
+    ...memorySection(w13),
+  ])
+    out(line);
+
   // ideact-only
   out('## ideact only');
   out();
@@ -465,6 +508,8 @@ async function main() {
       verdict(parallelCallsWallMs, (v) => v <= W9_TARGET_MS),
     ],
   ];
+  const issue16 = issue16Targets({ w10: shared.w10, w12Paired, w13 });
+  targetRows.push(...issue16.rows);
   for (const line of table(['target', 'value', 'status'], targetRows)) out(line);
   out();
   out(`Total bench time: ${((Date.now() - started) / 1000).toFixed(0)} s.`);
@@ -475,7 +520,7 @@ async function main() {
     `parallel_ratio=${formatRatio(parallelRatio)} module_token_saving=${formatRatio(tokenSaving)} ` +
     `import_ms_over_bare_node=${formatNumber(importFigures.importMsOverBareNode)} ` +
     `import_rss_mb_over_bare_node=${formatNumber(importFigures.importRssMbOverBareNode)} ` +
-    `parallel_calls_20ms_wall_ms=${formatNumber(parallelCallsWallMs)}`;
+    `parallel_calls_20ms_wall_ms=${formatNumber(parallelCallsWallMs)} ${issue16.summary}`;
   // A partial run (BENCH_ONLY) does not replace the record of the latest full run; a full run keeps
   // the hand-written records below KEPT_MARKER (before/after figures of past issues).
   if (!process.env.BENCH_ONLY) {

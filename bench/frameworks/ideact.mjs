@@ -4,26 +4,105 @@
  * Like the peers' instant models, the provider parses a fixed JSON text each call (a real provider
  * parses the model's reply too); ideact then validates it against the request schema.
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import {
   FINAL_ANSWER,
   PROFILE_VALUE,
   TOOLS,
+  WORK_TOOL,
   callForTurn,
   delay,
+  eagerCallList,
+  eagerSchedule,
+  oneSlot,
+  playSchedule,
   profileJsonSchema,
   toolParamsJsonSchema,
+  workBody,
 } from '../lib/fixtures.mjs';
-import { NO_USAGE, loadIdeact, missingExports } from '../lib/ideact-package.mjs';
+import { NO_USAGE, ROOT, loadIdeact, missingExports } from '../lib/ideact-package.mjs';
 
 export const id = 'ideact';
 export const label = 'ideact';
 export const packageName = 'ideact (dist/)';
 
-const NEEDS = { w1: ['createAgent'], w2: ['createAgent'], w3: ['request'], w9: ['createAgent'] };
+const NEEDS = {
+  w1: ['createAgent'],
+  w2: ['createAgent'],
+  w3: ['request'],
+  w9: ['createAgent'],
+  w10: ['createAgent'],
+  w12: ['createAgent'],
+};
+
+/** W10 runs ideact twice: with eager calls (the default) and with `createAgent({ eagerCalls: false })`. */
+export const eagerModes = ['eager', 'off'];
 
 /** The reason a workload cannot run yet, or undefined. */
 export function unavailable(workload) {
   return missingExports(NEEDS[workload] ?? []);
+}
+
+/**
+ * W12 (issue 16): W1 with a run-event consumer and/or OpenTelemetry tracing. `stream`: the run is read
+ * through `agent.stream()` by a `for await` loop; `trace`: an OpenTelemetry SDK is registered
+ * (NodeTracerProvider, SimpleSpanProcessor, InMemorySpanExporter).
+ */
+const variant = { stream: false, exporter: undefined };
+
+/**
+ * Selects the W12 variant named by the framework id's `+` features (e.g. `ideact+stream+trace`);
+ * may be called again to switch (the SDK is registered and unregistered globally); returns the
+ * reason when a feature is unknown or unavailable.
+ */
+export function configure(features) {
+  const unknown = features.filter((feature) => feature !== 'stream' && feature !== 'trace');
+  if (unknown.length > 0) return `unknown ideact variant ${unknown.join('+')}`;
+  variant.stream = features.includes('stream');
+  try {
+    setTracing(features.includes('trace'));
+  } catch (error) {
+    return `cannot register the OpenTelemetry SDK: ${String(error.message).split('\n')[0]}`;
+  }
+  return undefined;
+}
+
+/** The OpenTelemetry SDK of the `trace` variant, made on first use. */
+let tracing;
+
+/**
+ * Registers (or unregisters) the root package's OpenTelemetry SDK (devDependencies
+ * `@opentelemetry/sdk-trace-base` and `-node`, resolved from the root so they share ideact's
+ * `@opentelemetry/api`) as the global tracer provider with the AsyncLocalStorage context manager,
+ * exporting to memory.
+ */
+function setTracing(on) {
+  if (!on) {
+    if (variant.exporter === undefined) return;
+    tracing.api.trace.disable();
+    tracing.api.context.disable();
+    tracing.api.propagation.disable();
+    variant.exporter = undefined;
+    return;
+  }
+  if (tracing === undefined) {
+    const rootRequire = createRequire(path.join(ROOT, 'package.json'));
+    const { InMemorySpanExporter, SimpleSpanProcessor } = rootRequire(
+      '@opentelemetry/sdk-trace-base',
+    );
+    const { NodeTracerProvider } = rootRequire('@opentelemetry/sdk-trace-node');
+    const exporter = new InMemorySpanExporter();
+    tracing = {
+      api: rootRequire('@opentelemetry/api'),
+      exporter,
+      provider: new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+    };
+  }
+  if (variant.exporter !== undefined) return;
+  tracing.provider.register();
+  variant.exporter = tracing.exporter;
 }
 
 /** An instant Provider: `next(callIndex)` returns the JSON text of that generation's solution. */
@@ -41,8 +120,8 @@ function instantProvider(next, onModelCall) {
 }
 
 /** The three W1 tools as ideact ToolSchemas (explicit: an Activity registered under each name). */
-function toolSchemas() {
-  return TOOLS.map((definition) => {
+function toolSchemas(definitions = TOOLS) {
+  return definitions.map((definition) => {
     const params = toolParamsJsonSchema(definition);
     return {
       type: 'object',
@@ -85,7 +164,23 @@ async function runAgent(provider, counter, maxTurns, toolDelayMs = 0) {
     activities: [activities(counter, toolDelayMs)],
     provider,
   });
-  const result = await agent.run({ task: 'Use the tools.', output: OUTPUT_SCHEMA, maxTurns });
+  const options = { task: 'Use the tools.', output: OUTPUT_SCHEMA, maxTurns };
+  variant.exporter?.reset();
+  let result;
+  if (variant.stream) {
+    const stream = agent.stream(options);
+    let events = 0;
+    for await (const event of stream) if (event.runId) events++;
+    result = await stream.result;
+    if (events < provider.calls)
+      throw new Error(`W12: ${events} events for ${provider.calls} turns`);
+  } else {
+    result = await agent.run(options);
+  }
+  const spans = variant.exporter?.getFinishedSpans().length;
+  if (spans !== undefined && spans < provider.calls + counter.runs) {
+    throw new Error(`W12: ${spans} spans for ${provider.calls} requests and ${counter.runs} Calls`);
+  }
   return result.output;
 }
 
@@ -134,4 +229,61 @@ export async function structured({ count }) {
     );
   }
   return { last, modelCalls: provider.calls };
+}
+
+/**
+ * W10's model: the first reply is the Vessel of the five `work` Calls, streamed on the shared
+ * schedule (Call i's closing brace at (i + 1) × 200 ms); the second is the answer, at once. Without a
+ * streaming reader (`eagerCalls: false`, no subscriber) ideact calls `generate()`, which waits for the
+ * same schedule and returns the whole reply.
+ */
+function eagerStreamingProvider() {
+  const segments = eagerCallList().map(
+    (call, index) => (index === 0 ? '{"calls":[' : ',') + JSON.stringify(toCall(call)),
+  );
+  const schedule = eagerSchedule(segments, '],"output":null}');
+  const answer = vesselText([], FINAL_ANSWER);
+  const provider = {
+    name: 'eager-stream',
+    calls: 0,
+    async generate() {
+      if (provider.calls++ > 0) return { options: [JSON.parse(answer)], usage: { ...NO_USAGE } };
+      let text = '';
+      for await (const piece of playSchedule(schedule)) text += piece.text;
+      return { options: [JSON.parse(text)], usage: { ...NO_USAGE } };
+    },
+    async *stream() {
+      if (provider.calls++ > 0) {
+        yield { type: 'text-delta', delta: answer, index: 0 };
+      } else {
+        for await (const piece of playSchedule(schedule)) {
+          yield { type: 'text-delta', delta: piece.text, index: 0 };
+        }
+      }
+      yield { type: 'finish', finishReason: 'stop', index: 0 };
+      yield { type: 'usage', usage: { ...NO_USAGE } };
+    },
+  };
+  return provider;
+}
+
+/**
+ * W10: the streamed Vessel of five 200 ms Calls, then the answer; `mode` 'eager' (default) or 'off'
+ * (`eagerCalls: false`); `serial` makes the Activities share one slot (one at a time).
+ */
+export async function eagerCalls({ mode, serial }) {
+  const { createAgent } = loadIdeact();
+  const counter = { runs: 0 };
+  const starts = [];
+  const origin = { at: 0 };
+  const provider = eagerStreamingProvider();
+  const agent = createAgent({
+    tools: toolSchemas([WORK_TOOL]),
+    activities: [{ work: workBody({ counter, starts, origin, slot: serial ? oneSlot() : null }) }],
+    provider,
+    ...(mode === 'off' ? { eagerCalls: false } : {}),
+  });
+  origin.at = performance.now();
+  const result = await agent.run({ task: 'Do the work.', output: OUTPUT_SCHEMA, maxTurns: 5 });
+  return { answer: result.output, toolRuns: counter.runs, modelCalls: provider.calls, starts };
 }

@@ -2,10 +2,14 @@
  * LangGraph.js adapter: the prebuilt ReAct agent (`createReactAgent`: a StateGraph of model node +
  * ToolNode) for the tool loops, and a chat model piped into LangChain's `StructuredOutputParser`
  * (zod validation) for structured output. The model is an instant in-process `BaseChatModel`
- * subclass returning `AIMessage`s with `tool_calls` (LangChain's own fakes cannot emit tool calls).
+ * subclass returning `AIMessage`s with `tool_calls` (LangChain's own fakes cannot emit tool calls);
+ * W10 streams the graph (`streamMode: 'messages'`) over a model whose `_streamResponseChunks` emits
+ * `tool_call_chunks` on the shared schedule.
  */
+import { performance } from 'node:perf_hooks';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage } from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
+import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { StructuredOutputParser } from '@langchain/core/output_parsers';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
@@ -14,8 +18,14 @@ import {
   PROFILE_VALUE,
   PROFILE_ZOD,
   TOOLS,
+  WORK_TOOL,
   callForTurn,
   delay,
+  eagerCallList,
+  eagerSchedule,
+  oneSlot,
+  playSchedule,
+  workBody,
 } from '../lib/fixtures.mjs';
 
 export const id = 'langgraph';
@@ -122,4 +132,86 @@ export async function structured({ count }) {
     last = await chain.invoke(`profile ${index}`);
   }
   return { last, modelCalls: llm.calls };
+}
+
+/**
+ * W10's streaming chat model: the first call streams the five `work` tool calls as
+ * `tool_call_chunks` on the shared schedule (each call's last piece at (i + 1) × 200 ms); the second
+ * streams the answer at once. LangChain uses `_streamResponseChunks` when the graph is streamed.
+ */
+class EagerStreamingChatModel extends BaseChatModel {
+  constructor() {
+    super({});
+    this.calls = 0;
+    this.list = eagerCallList();
+    this.schedule = eagerSchedule(
+      this.list.map((call) => JSON.stringify(call.args)),
+      '',
+    );
+  }
+  _llmType() {
+    return 'eager-stream';
+  }
+  bindTools() {
+    return this;
+  }
+  async *_streamResponseChunks() {
+    if (this.calls++ > 0) {
+      yield new ChatGenerationChunk({
+        text: FINAL_ANSWER,
+        message: new AIMessageChunk({ content: FINAL_ANSWER }),
+      });
+      return;
+    }
+    let opened = -1;
+    for await (const piece of playSchedule(this.schedule)) {
+      if (piece.segment >= this.list.length) break;
+      const chunk = { args: piece.text, index: piece.segment, type: 'tool_call_chunk' };
+      if (opened !== piece.segment) {
+        opened = piece.segment;
+        Object.assign(chunk, { id: `call_${piece.segment}`, name: WORK_TOOL.name });
+      }
+      yield new ChatGenerationChunk({
+        text: '',
+        message: new AIMessageChunk({ content: '', tool_call_chunks: [chunk] }),
+      });
+    }
+  }
+  async _generate(messages, options, runManager) {
+    this.generateCalls = (this.generateCalls ?? 0) + 1;
+    let merged;
+    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
+      merged = merged === undefined ? chunk : merged.concat(chunk);
+    }
+    return { generations: [merged] };
+  }
+}
+
+/**
+ * W10: the ReAct graph streamed with `streamMode: 'messages'` over the streamed tool calls, then the
+ * answer (LangGraph has no switch for when tools start: `mode` is always 'default'); `serial` makes
+ * the tool bodies share one slot.
+ */
+export async function eagerCalls({ serial }) {
+  const counter = { runs: 0 };
+  const starts = [];
+  const origin = { at: 0 };
+  const llm = new EagerStreamingChatModel();
+  const work = tool(workBody({ counter, starts, origin, slot: serial ? oneSlot() : null }), {
+    name: WORK_TOOL.name,
+    description: WORK_TOOL.description,
+    schema: WORK_TOOL.zod,
+  });
+  const agent = createReactAgent({ llm, tools: [work], prompt: 'Do the work.' });
+  origin.at = performance.now();
+  const stream = await agent.stream(
+    { messages: [{ role: 'user', content: 'start' }] },
+    { recursionLimit: 20, streamMode: ['messages', 'values'] },
+  );
+  let last;
+  for await (const [mode, chunk] of stream) if (mode === 'values') last = chunk;
+  // LangChain really streamed the model (it never fell back to `_generate`).
+  if (llm.generateCalls) throw new Error('W10: LangChain called _generate instead of streaming');
+  const answer = last.messages[last.messages.length - 1].content;
+  return { answer, toolRuns: counter.runs, modelCalls: llm.calls, starts };
 }

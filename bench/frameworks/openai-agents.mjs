@@ -1,15 +1,23 @@
 /**
  * OpenAI Agents SDK adapter: an `Agent` run by a `Runner` (tracing disabled: no network), driven by an
- * instant in-process `Model` that replays the workload script (no recording, no latency).
+ * instant in-process `Model` that replays the workload script (no recording, no latency); W10 runs
+ * the Runner with `stream: true` over a Model whose `getStreamedResponse` follows the shared schedule.
  */
+import { performance } from 'node:perf_hooks';
 import { Agent, Runner, Usage, tool } from '@openai/agents';
 import {
   FINAL_ANSWER,
   PROFILE_VALUE,
   PROFILE_ZOD,
   TOOLS,
+  WORK_TOOL,
   callForTurn,
   delay,
+  eagerCallList,
+  eagerSchedule,
+  oneSlot,
+  playSchedule,
+  workBody,
 } from '../lib/fixtures.mjs';
 
 export const id = 'openai-agents';
@@ -125,4 +133,87 @@ export async function structured({ count }) {
     last = result.finalOutput;
   }
   return { last, modelCalls: model.calls };
+}
+
+const NO_TOKENS = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+/**
+ * W10's streaming Model: the first `getStreamedResponse` streams the five `work` function calls'
+ * arguments on the shared schedule (as the Responses API's `function_call_arguments.delta` events,
+ * each call's last piece at (i + 1) × 200 ms), then `response_done` with the calls; the second
+ * streams the answer at once.
+ */
+class EagerStreamingModel {
+  constructor() {
+    this.calls = 0;
+    this.list = eagerCallList();
+    this.schedule = eagerSchedule(
+      this.list.map((call) => JSON.stringify(call.args)),
+      '',
+    );
+  }
+  async getResponse() {
+    throw new Error('W10 streams');
+  }
+  async *getStreamedResponse() {
+    const first = this.calls++ === 0;
+    yield { type: 'response_started' };
+    if (!first) {
+      yield { type: 'output_text_delta', delta: FINAL_ANSWER };
+      yield {
+        type: 'response_done',
+        response: { id: 'answer', usage: NO_TOKENS, output: [assistantText(FINAL_ANSWER)] },
+      };
+      return;
+    }
+    for await (const piece of playSchedule(this.schedule)) {
+      if (piece.segment >= this.list.length) break;
+      yield {
+        type: 'model',
+        event: {
+          type: 'response.function_call_arguments.delta',
+          item_id: `call_${piece.segment}`,
+          delta: piece.text,
+        },
+      };
+    }
+    yield {
+      type: 'response_done',
+      response: {
+        id: 'calls',
+        usage: NO_TOKENS,
+        output: this.list.map((call, index) => functionCall(index, call.name, call.args)),
+      },
+    };
+  }
+}
+
+/**
+ * W10: `runner.run(agent, input, { stream: true })` over the streamed function calls, then the
+ * answer (the SDK has no switch for when tools start: `mode` is always 'default'); `serial` makes
+ * the tool bodies share one slot.
+ */
+export async function eagerCalls({ serial }) {
+  const counter = { runs: 0 };
+  const starts = [];
+  const origin = { at: 0 };
+  const model = new EagerStreamingModel();
+  const agent = new Agent({
+    name: 'bench',
+    instructions: 'Do the work.',
+    model,
+    tools: [
+      tool({
+        name: WORK_TOOL.name,
+        description: WORK_TOOL.description,
+        parameters: WORK_TOOL.zod,
+        execute: workBody({ counter, starts, origin, slot: serial ? oneSlot() : null }),
+      }),
+    ],
+  });
+  origin.at = performance.now();
+  const result = await runner.run(agent, 'start', { stream: true, maxTurns: 5 });
+  for await (const event of result) void event;
+  await result.completed;
+  return { answer: result.finalOutput, toolRuns: counter.runs, modelCalls: model.calls, starts };
 }

@@ -1,16 +1,25 @@
 /**
  * Vercel AI SDK adapter: `generateText` with tools and a step limit (the SDK's tool loop), and
  * `generateText` with `Output.object` for structured output, driven by an instant in-process
- * LanguageModelV3 (the interface its `MockLanguageModelV3` implements, minus call recording).
+ * LanguageModelV3 (the interface its `MockLanguageModelV3` implements, minus call recording); W10
+ * uses `streamText` with a model whose `doStream` streams the tool calls on the shared schedule.
  */
-import { Output, generateText, stepCountIs, tool } from 'ai';
+import { performance } from 'node:perf_hooks';
+import { ReadableStream } from 'node:stream/web';
+import { Output, generateText, stepCountIs, streamText, tool } from 'ai';
 import {
   FINAL_ANSWER,
   PROFILE_VALUE,
   PROFILE_ZOD,
   TOOLS,
+  WORK_TOOL,
   callForTurn,
   delay,
+  eagerCallList,
+  eagerSchedule,
+  oneSlot,
+  playSchedule,
+  workBody,
 } from '../lib/fixtures.mjs';
 
 export const id = 'vercel-ai';
@@ -124,4 +133,94 @@ export async function structured({ count }) {
     last = result.output;
   }
   return { last, modelCalls: model.calls };
+}
+
+/**
+ * W10's streaming LanguageModelV3: the first `doStream` streams the five `work` tool calls on the
+ * shared schedule (each call's input in pieces as `tool-input-delta` parts, its `tool-call` part with
+ * the last piece at (i + 1) × 200 ms), then `finish`; the second streams the answer at once.
+ */
+function eagerStreamingModel() {
+  const calls = eagerCallList();
+  const schedule = eagerSchedule(
+    calls.map((call) => JSON.stringify(call.args)),
+    '',
+  );
+  const model = {
+    specificationVersion: 'v3',
+    provider: 'bench',
+    modelId: 'eager-stream',
+    supportedUrls: {},
+    calls: 0,
+    async doGenerate() {
+      throw new Error('W10 streams');
+    },
+    async doStream() {
+      const first = model.calls++ === 0;
+      async function* parts() {
+        yield { type: 'stream-start', warnings: [] };
+        if (!first) {
+          yield { type: 'text-start', id: 'answer' };
+          yield { type: 'text-delta', id: 'answer', delta: FINAL_ANSWER };
+          yield { type: 'text-end', id: 'answer' };
+          yield { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage: USAGE };
+          return;
+        }
+        let opened = -1;
+        for await (const piece of playSchedule(schedule)) {
+          if (piece.segment >= calls.length) break;
+          const id = `call_${piece.segment}`;
+          if (opened !== piece.segment) {
+            opened = piece.segment;
+            yield { type: 'tool-input-start', id, toolName: WORK_TOOL.name };
+          }
+          yield { type: 'tool-input-delta', id, delta: piece.text };
+          if (piece.last) {
+            yield { type: 'tool-input-end', id };
+            yield {
+              type: 'tool-call',
+              toolCallId: id,
+              toolName: WORK_TOOL.name,
+              input: JSON.stringify(calls[piece.segment].args),
+            };
+          }
+        }
+        yield {
+          type: 'finish',
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage: USAGE,
+        };
+      }
+      return { stream: ReadableStream.from(parts()) };
+    },
+  };
+  return model;
+}
+
+/**
+ * W10: `streamText` over the streamed tool calls, then the answer (the SDK has no switch for when
+ * tools start: `mode` is always 'default'); `serial` makes the tool bodies share one slot.
+ */
+export async function eagerCalls({ serial }) {
+  const counter = { runs: 0 };
+  const starts = [];
+  const origin = { at: 0 };
+  const model = eagerStreamingModel();
+  const tools = {
+    [WORK_TOOL.name]: tool({
+      description: WORK_TOOL.description,
+      inputSchema: WORK_TOOL.zod,
+      execute: workBody({ counter, starts, origin, slot: serial ? oneSlot() : null }),
+    }),
+  };
+  origin.at = performance.now();
+  const result = streamText({
+    model,
+    tools,
+    system: 'Do the work.',
+    prompt: 'start',
+    stopWhen: stepCountIs(5),
+  });
+  await result.consumeStream();
+  return { answer: await result.text, toolRuns: counter.runs, modelCalls: model.calls, starts };
 }
