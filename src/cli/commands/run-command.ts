@@ -14,6 +14,7 @@ import { ExitCode, type ExitCodeValue } from '../exit-codes';
 import { seconds } from '../progress/progress-format';
 import { createRunProgress } from '../progress/run-progress';
 import type { TraceFile } from '../trace/trace-file';
+import { positiveInteger } from './run-store-options';
 
 /** Options of `ideact run` as commander parsed them (strings; checked here). */
 export interface RunCommandOptions {
@@ -41,7 +42,7 @@ export async function runCommand(
   options: RunCommandOptions,
   io: CliIo,
 ): Promise<ExitCodeValue> {
-  const maxTurns = parsePositiveInteger(options.maxTurns, '--max-turns');
+  const maxTurns = positiveInteger(options.maxTurns, '--max-turns');
   if (
     options.state !== undefined &&
     options.resume !== undefined &&
@@ -321,17 +322,4 @@ async function saveOnFailure(
   } catch {
     // The run's own error is what the user needs to see.
   }
-}
-
-function parsePositiveInteger(value: string | undefined, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) {
-    throw new CliUsageError({
-      option,
-      reason: `expected a positive integer, got "${value}"`,
-      fix: `Pass e.g. ${option} 8.`,
-    });
-  }
-  return number;
 }
