@@ -10,6 +10,8 @@
  *   store              ← run stores (files, PostgreSQL) behind runtime's RunStore interface
  *   container          ← wires everything with typedi
  *   engine             ← workers: runs as DBOS workflows on PostgreSQL (the SDK loads lazily)
+ *   mcp                ← MCP both ways: MCP servers' tools as a Toolset; Tools and Ideas served over MCP
+ *   dev                ← `ideact dev`: the local web playground's server (runs, events, approvals)
  *   cli                ← the `ideact` command
  *   testing, index.ts  ← public entries
  */
@@ -28,7 +30,9 @@ const below = {
   store: ['runtime'],
   container: ['decorators'],
   engine: ['container', 'store'],
-  cli: ['container', 'store', 'engine'],
+  mcp: ['container'],
+  dev: ['container', 'store'],
+  cli: ['container', 'store', 'engine', 'mcp', 'dev'],
   testing: ['llm'],
 };
 
