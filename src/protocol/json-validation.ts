@@ -84,7 +84,29 @@ function toIssue(error: ErrorObject): ValidationIssue {
  * `InvalidSchemaError` when the schema itself is not valid.
  */
 export function validateJson(schema: JSONSchema, value: unknown): ValidationIssue[] {
+  return issuesOf(compile(schema), schema, value);
+}
+
+/** Checks `value` against one schema; returns its issues (empty when valid). */
+export type JsonValidator = (value: unknown) => ValidationIssue[];
+
+/**
+ * Compiles `schema` once and returns its validator, for a hot loop that checks many values against
+ * one schema it will not change (an agent's Vessel schema, every turn): `validateJson` instead keys
+ * its cache by the schema's text, which costs a `JSON.stringify` of the schema per call. The
+ * validator checks against the schema as it was when compiled. Throws `InvalidSchemaError`.
+ */
+export function compileValidator(schema: JSONSchema): JsonValidator {
   const validate = compile(schema);
+  const snapshot = structuredClone(schema);
+  return (value) => issuesOf(validate, snapshot, value);
+}
+
+function issuesOf(
+  validate: ValidateFunction,
+  schema: JSONSchema,
+  value: unknown,
+): ValidationIssue[] {
   if (validate(value)) return [];
   const errors = [...(validate.errors ?? [])];
   if (!errors.some((error) => error.keyword === 'anyOf')) return errors.map(toIssue);

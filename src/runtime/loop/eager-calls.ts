@@ -1,8 +1,7 @@
 import { JSONParser } from '@streamparser/json';
 import { isPlainObject } from '../../internal/is-plain-object';
 import type { Call } from '../../protocol/call';
-import type { JSONSchema } from '../../protocol/json-schema';
-import { validateJson } from '../../protocol/json-validation';
+import type { JsonValidator } from '../../protocol/json-validation';
 import type { Message } from '../../protocol/message';
 import { isReferenceExpression } from '../../protocol/path-expression';
 import type { AgentRuntime } from './agent-runtime';
@@ -29,7 +28,7 @@ export class EagerCallStarter {
 
   constructor(
     private readonly agent: AgentRuntime,
-    private readonly schema: JSONSchema,
+    private readonly validate: JsonValidator,
     private readonly started: StartedCalls,
     tools: readonly ToolSchema[] = [],
   ) {
@@ -80,7 +79,7 @@ export class EagerCallStarter {
 
   private offer(call: Call, index: number): void {
     if (typeof call._tool !== 'string') return;
-    if (validateJson(this.schema, { calls: [call], output: null }).length > 0) return;
+    if (this.validate({ calls: [call], output: null }).length > 0) return;
     if (this.needsApproval?.(call) === true) return;
     // A reference may read what a later Call of this solution writes (R-FLOW-1): such a Call waits
     // for the whole solution, and the Actor's dataflow schedule starts it when its inputs exist.

@@ -24,14 +24,14 @@ export class VesselGenerator implements StepModule {
         reason: 'the Generator needs nextStep = { module: "generator", args: { messages: [...] } }',
       });
     }
-    const { tools, schema } = await vesselSchemaFor(agent);
+    const { tools, schema, validator } = await vesselSchemaFor(agent);
     const started = agent.startedCalls;
     const eager =
       // A provider without `stream()` replies in one delta: no Call could start early.
       started !== undefined &&
       typeof agent.provider.stream === 'function' &&
       EagerCallStarter.applies(agent)
-        ? new EagerCallStarter(agent, schema, started, tools)
+        ? new EagerCallStarter(agent, validator(), started, tools)
         : undefined;
     let result;
     try {
@@ -40,6 +40,7 @@ export class VesselGenerator implements StepModule {
         {
           messages: step.args.messages,
           schema,
+          validator: validator(),
           config: { ...step.args.config, schemaName: step.args.config?.schemaName ?? 'vessel' },
         },
         {

@@ -1,4 +1,5 @@
 import type { JSONSchema } from '../../protocol/json-schema';
+import { compileValidator, type JsonValidator } from '../../protocol/json-validation';
 import type { ToolSchema } from '../../protocol/tool-schema';
 import { buildVesselSchema } from '../../protocol/vessel-schema';
 import type { AgentRuntime } from './agent-runtime';
@@ -9,6 +10,8 @@ interface Entry {
   instances: readonly string[] | undefined;
   activities: ReadonlySet<string> | undefined;
   schema: JSONSchema;
+  /** The schema's validator, compiled on first use (the schema is built here and never changed). */
+  validator?: JsonValidator;
 }
 
 const entries = new WeakMap<object, Entry>();
@@ -16,12 +19,14 @@ const entries = new WeakMap<object, Entry>();
 /**
  * The Vessel schema of this turn (R-LOOP-2): the Toolkit's tools, the run's output schema and
  * instances. Reused while those are the same objects, so the Prompter and the Generator share one
- * schema per run and the validator compiles it once instead of once per turn.
+ * schema per run and the validator compiles it once instead of once per turn; `validator()` checks
+ * solutions against it without re-reading the schema's text every turn.
  * @internal
  */
 export async function vesselSchemaFor(agent: AgentRuntime): Promise<{
   tools: ToolSchema[];
   schema: JSONSchema;
+  validator: () => JsonValidator;
 }> {
   const tools = await agent.toolkit.list();
   const { output, instances } = agent.state;
@@ -35,9 +40,15 @@ export async function vesselSchemaFor(agent: AgentRuntime): Promise<{
     cached.tools.length === tools.length &&
     cached.tools.every((tool, index) => tool === tools[index])
   ) {
-    return { tools, schema: cached.schema };
+    return { tools, schema: cached.schema, validator: () => validatorOf(cached) };
   }
   const schema = buildVesselSchema(tools, output, { activities, instances });
-  entries.set(agent.state, { tools, output, instances, activities, schema });
-  return { tools, schema };
+  const entry: Entry = { tools, output, instances, activities, schema };
+  entries.set(agent.state, entry);
+  return { tools, schema, validator: () => validatorOf(entry) };
+}
+
+function validatorOf(entry: Entry): JsonValidator {
+  entry.validator ??= compileValidator(entry.schema);
+  return entry.validator;
 }

@@ -4,7 +4,11 @@ import type { Provider, Usage } from '../../llm/provider';
 import { UnparsedOption } from '../../llm/unparsed-option';
 import { addUsage, emptyUsage } from '../../llm/usage';
 import type { JSONSchema } from '../../protocol/json-schema';
-import { type ValidationIssue, validateJson } from '../../protocol/json-validation';
+import {
+  compileValidator,
+  type JsonValidator,
+  type ValidationIssue,
+} from '../../protocol/json-validation';
 import type { ChatMessage, Message } from '../../protocol/message';
 import type { MessageHandler, RequestConfig } from './message-handler';
 import { prepareRequest } from './prepare-request';
@@ -100,6 +104,8 @@ export interface RenderedRequest {
   messages: ChatMessage[];
   /** The JSON Schema the solution must satisfy. */
   schema: JSONSchema;
+  /** `schema` compiled by `compileValidator`, when the caller keeps one across requests (the agent's Vessel). */
+  validator?: JsonValidator;
   /** Model settings (model, temperature, n, schemaName). */
   config: RequestConfig;
 }
@@ -121,7 +127,8 @@ export async function runRenderedRequest(
   };
   const schema = draft.schema;
   const schemaName = config.schemaName ?? 'solution';
-  validateJson(schema, null); // fails fast with InvalidSchemaError before any tokens are spent
+  // Compiling fails fast with InvalidSchemaError, before any tokens are spent.
+  const validator = draft.validator ?? compileValidator(schema);
   const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
   // Copied only when a repair extends the conversation (the provider must not change the messages).
   const firstMessages = draft.messages;
@@ -144,7 +151,7 @@ export async function runRenderedRequest(
       { run: options.run, attempt: repairs, onDelta: options.onDelta },
     );
     usage = addUsage(usage, response.usage);
-    const checked = response.options.map((option) => check(schema, option));
+    const checked = response.options.map((option) => check(validator, option));
     const valid = checked.filter((option) => option.issues.length === 0);
     if (valid.length > 0) {
       return {
@@ -181,7 +188,7 @@ export async function request(input: RequestInput, options: RequestOptions): Pro
   return (await runRequest(input, options)).solution;
 }
 
-function check(schema: JSONSchema, option: unknown): CheckedOption {
+function check(validator: JsonValidator, option: unknown): CheckedOption {
   if (UnparsedOption.isInstance(option)) {
     return {
       value: option,
@@ -189,9 +196,11 @@ function check(schema: JSONSchema, option: unknown): CheckedOption {
       issues: [{ path: '', message: `is not valid JSON (${option.reason})` }],
     };
   }
+  const issues = validator(option);
+  // The text is needed only to show the model (and the error) an invalid option.
   return {
     value: option,
-    rawText: JSON.stringify(option) ?? 'undefined',
-    issues: validateJson(schema, option),
+    rawText: issues.length === 0 ? '' : (JSON.stringify(option) ?? 'undefined'),
+    issues,
   };
 }

@@ -2,6 +2,7 @@ import { SpanKind, type Attributes, type Span } from '@opentelemetry/api';
 import { Allow, parse as parsePartialJson } from 'partial-json';
 import { IdeactError } from '../../errors/ideact-error';
 import type { Provider, ProviderRequest, ProviderResponse } from '../../llm/provider';
+import { optionText } from '../../llm/stream/reply-chunks';
 import { streamFromProvider } from '../../llm/stream/stream-from-provider';
 import { UnparsedOption } from '../../llm/unparsed-option';
 import type { ChatMessage } from '../../protocol/message';
@@ -61,10 +62,15 @@ export function sendRequest(
       });
       let response: ProviderResponse;
       try {
-        const streams = observer.onDelta !== undefined || run?.observed === true;
+        // A provider without `stream()` replies in one piece: nothing to gain from replaying it as a
+        // stream, so an observed run gets each whole reply as one delta after `generate()`.
+        const streams =
+          observer.onDelta !== undefined ||
+          (run?.observed === true && typeof provider.stream === 'function');
         response = streams
           ? await streamed(provider, request, observer, requestId)
           : await provider.generate(request);
+        if (!streams && run?.observed === true) reportWholeReplies(run, requestId, response);
       } catch (error) {
         run?.emit({
           type: 'request-end',
@@ -145,6 +151,22 @@ async function streamed(
     }
   }
   return stream.response();
+}
+
+/** One `solution-delta` per option of a reply that came whole; its partial is the option itself. */
+function reportWholeReplies(run: RunContext, requestId: string, response: ProviderResponse): void {
+  response.options.forEach((option, index) => {
+    const delta = optionText(option);
+    if (delta === '') return;
+    const partial = UnparsedOption.isInstance(option) ? parsePartial(delta) : option;
+    run.emit({
+      type: 'solution-delta',
+      requestId,
+      index,
+      delta,
+      ...(partial === undefined ? {} : { partial }),
+    });
+  });
 }
 
 /** The text so far, parsed leniently; undefined while nothing parses yet. */
