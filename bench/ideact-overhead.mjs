@@ -1,8 +1,9 @@
 /**
  * W12 paired (issue 16): `node bench/ideact-overhead.mjs [rounds]` runs W1 (200 turns of one call,
- * then the answer) with ideact in ONE process, the four variants alternating run by run: plain
+ * then the answer) with ideact in ONE process, the six variants alternating run by run: plain
  * `agent.run()`, `agent.stream()` read by `for await`, `agent.run()` with the OpenTelemetry SDK
- * registered, and both (the SDK is registered and unregistered between runs). Every round runs each
+ * registered (simple span processor, and the batch processor production uses), and stream + SDK
+ * (the SDK is registered and unregistered between runs). Every round runs each
  * variant once, in a rotating order, so that a load burst on a shared machine hits all of them; the
  * overhead of a variant is the median over rounds of its time ÷ the plain run's time in the same
  * round. Prints one `BENCH_RESULT <json>` line.
@@ -18,7 +19,9 @@ const VARIANTS = {
   run: [],
   stream: ['stream'],
   trace: ['trace'],
+  'trace+batch': ['trace', 'batch'],
   'stream+trace': ['stream', 'trace'],
+  'stream+trace+batch': ['stream', 'trace', 'batch'],
 };
 
 function emit(result) {

@@ -48,9 +48,10 @@ export function unavailable(workload) {
 /**
  * W12 (issue 16): W1 with a run-event consumer and/or OpenTelemetry tracing. `stream`: the run is read
  * through `agent.stream()` by a `for await` loop; `trace`: an OpenTelemetry SDK is registered
- * (NodeTracerProvider, SimpleSpanProcessor, InMemorySpanExporter).
+ * (NodeTracerProvider, SimpleSpanProcessor, InMemorySpanExporter); `batch` with `trace`: the SDK's
+ * production processor instead (BatchSpanProcessor into the same exporter, flushed after each run).
  */
-const variant = { stream: false, exporter: undefined };
+const variant = { stream: false, exporter: undefined, tracing: undefined };
 
 /**
  * Selects the W12 variant named by the framework id's `+` features (e.g. `ideact+stream+trace`);
@@ -58,51 +59,60 @@ const variant = { stream: false, exporter: undefined };
  * reason when a feature is unknown or unavailable.
  */
 export function configure(features) {
-  const unknown = features.filter((feature) => feature !== 'stream' && feature !== 'trace');
+  const known = ['stream', 'trace', 'batch'];
+  const unknown = features.filter((feature) => !known.includes(feature));
   if (unknown.length > 0) return `unknown ideact variant ${unknown.join('+')}`;
   variant.stream = features.includes('stream');
   try {
-    setTracing(features.includes('trace'));
+    setTracing(
+      features.includes('trace') ? (features.includes('batch') ? 'batch' : 'simple') : undefined,
+    );
   } catch (error) {
     return `cannot register the OpenTelemetry SDK: ${String(error.message).split('\n')[0]}`;
   }
   return undefined;
 }
 
-/** The OpenTelemetry SDK of the `trace` variant, made on first use. */
-let tracing;
+/** The OpenTelemetry SDKs of the `trace` variants by span processor, made on first use. */
+const sdks = {};
 
 /**
- * Registers (or unregisters) the root package's OpenTelemetry SDK (devDependencies
- * `@opentelemetry/sdk-trace-base` and `-node`, resolved from the root so they share ideact's
- * `@opentelemetry/api`) as the global tracer provider with the AsyncLocalStorage context manager,
- * exporting to memory.
+ * Registers (or, with no `processor`, unregisters) one of the root package's OpenTelemetry SDKs
+ * (devDependencies `@opentelemetry/sdk-trace-base` and `-node`, resolved from the root so they share
+ * ideact's `@opentelemetry/api`) as the global tracer provider with the AsyncLocalStorage context
+ * manager, exporting to memory through a simple or a batch span processor.
  */
-function setTracing(on) {
-  if (!on) {
-    if (variant.exporter === undefined) return;
-    tracing.api.trace.disable();
-    tracing.api.context.disable();
-    tracing.api.propagation.disable();
+function setTracing(processor) {
+  if (variant.tracing !== undefined && variant.tracing.processor !== processor) {
+    const { api } = variant.tracing;
+    api.trace.disable();
+    api.context.disable();
+    api.propagation.disable();
+    variant.tracing = undefined;
     variant.exporter = undefined;
-    return;
   }
-  if (tracing === undefined) {
+  if (processor === undefined || variant.tracing !== undefined) return;
+  if (sdks[processor] === undefined) {
     const rootRequire = createRequire(path.join(ROOT, 'package.json'));
-    const { InMemorySpanExporter, SimpleSpanProcessor } = rootRequire(
+    const { InMemorySpanExporter, SimpleSpanProcessor, BatchSpanProcessor } = rootRequire(
       '@opentelemetry/sdk-trace-base',
     );
     const { NodeTracerProvider } = rootRequire('@opentelemetry/sdk-trace-node');
     const exporter = new InMemorySpanExporter();
-    tracing = {
+    const spanProcessor =
+      processor === 'batch'
+        ? new BatchSpanProcessor(exporter, { maxQueueSize: 100_000, scheduledDelayMillis: 1_000 })
+        : new SimpleSpanProcessor(exporter);
+    sdks[processor] = {
+      processor,
       api: rootRequire('@opentelemetry/api'),
       exporter,
-      provider: new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+      provider: new NodeTracerProvider({ spanProcessors: [spanProcessor] }),
     };
   }
-  if (variant.exporter !== undefined) return;
-  tracing.provider.register();
-  variant.exporter = tracing.exporter;
+  variant.tracing = sdks[processor];
+  variant.tracing.provider.register();
+  variant.exporter = variant.tracing.exporter;
 }
 
 /** An instant Provider: `next(callIndex)` returns the JSON text of that generation's solution. */
@@ -177,6 +187,7 @@ async function runAgent(provider, counter, maxTurns, toolDelayMs = 0) {
   } else {
     result = await agent.run(options);
   }
+  if (variant.tracing?.processor === 'batch') await variant.tracing.provider.forceFlush();
   const spans = variant.exporter?.getFinishedSpans().length;
   if (spans !== undefined && spans < provider.calls + counter.runs) {
     throw new Error(`W12: ${spans} spans for ${provider.calls} requests and ${counter.runs} Calls`);
