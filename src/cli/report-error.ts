@@ -1,8 +1,12 @@
+import { InputError } from '../errors/input.error';
 import type { CliIo } from './cli-io';
 import { isDebug } from './cli-io';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
 
-/** Error codes that mean "bad input or usage" (exit 2) rather than a failed run (exit 1). */
+/**
+ * Error codes that mean "bad input or usage" (exit 2) rather than a failed run (exit 1), besides
+ * every `InputError` (an unknown run id, a finished run, an agent name no Idea has, …).
+ */
 const USAGE_CODES = new Set([
   'CLI_USAGE',
   'IDEA_FILE_NOT_FOUND',
@@ -17,7 +21,8 @@ const USAGE_CODES = new Set([
 
 /**
  * Prints an error as one clear line on stderr (`ideact: <message>`; the stack trace only with
- * `DEBUG=ideact`) and returns the exit code it maps to: 2 for bad input and usage, 1 otherwise.
+ * `DEBUG=ideact`) and returns the exit code it maps to: 2 for bad input and usage (any `InputError`),
+ * 1 otherwise.
  */
 export function reportError(error: unknown, io: CliIo): ExitCodeValue {
   const code =
@@ -32,7 +37,8 @@ export function reportError(error: unknown, io: CliIo): ExitCodeValue {
   } else if (rest !== '') {
     io.stderr(`${indent(rest)}\n`);
   }
-  return typeof code === 'string' && USAGE_CODES.has(code) ? ExitCode.usage : ExitCode.failure;
+  const usage = InputError.isInstance(error) || (typeof code === 'string' && USAGE_CODES.has(code));
+  return usage ? ExitCode.usage : ExitCode.failure;
 }
 
 function indent(text: string): string {

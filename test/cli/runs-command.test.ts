@@ -177,13 +177,13 @@ describe('ideact runs on the FileRunStore (.ideact/runs under the working direct
     expect(resumed.stdout).toContain('status    completed\n');
 
     const again = await runCli(['runs', 'cancel', stopped.runId, '--dir', dir]);
-    expect(again.code).not.toBe(0);
+    expect(again.code).toBe(2); // a finished run is bad input, not a failed run
     expect(again.stderr).toMatch(new RegExp(`^ideact: Run "${stopped.runId}" has completed`));
   });
 
-  it('show of an unknown run fails with one clear line; a bad --status is a usage error (exit 2)', async () => {
+  it('show of an unknown run fails with one clear line (exit 2); a bad --status is a usage error (exit 2)', async () => {
     const missing = await runCli(['runs', 'show', 'run_nope', '--dir', dir]);
-    expect(missing.code).not.toBe(0);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^ideact: Run "run_nope" is not in the store/);
     const status = await runCli(['runs', 'list', '--dir', dir, '--status', 'done']);
     expect(status.code).toBe(2);

@@ -1,4 +1,5 @@
 import { InvalidSchemaError, compileValidator, formatIssues, validateJson } from 'ideact';
+import type { JSONSchema } from 'ideact';
 
 describe('validateJson', () => {
   const schema = {
@@ -29,7 +30,7 @@ describe('validateJson', () => {
 });
 
 describe('compileValidator', () => {
-  const schema = () => ({
+  const schema = (): JSONSchema => ({
     type: 'object',
     properties: {
       calls: {
