@@ -1,0 +1,524 @@
+/**
+ * Issue 18 benchmarks of the DBOS workers, on a real PostgreSQL (IDEACT_TEST_DATABASE_URL, default
+ * postgres://postgres@127.0.0.1:5432/test). Each invocation uses a fresh run-store schema and a fresh
+ * DBOS system schema (random names), dropped at the end.
+ *
+ *   npm run build
+ *   node bench/ideact-workers.mjs throughput [--runs 1000] [--concurrency 4] [--polling-ms 1000]
+ *   node bench/ideact-workers.mjs recovery [--trials 5] [--takeover-ms 5000] [--polling-ms 1000]
+ *
+ * throughput: RUNS short scripted runs (3 turns of 2 instant Calls, then the answer: 8 DBOS steps
+ *   each) enqueued on one queue that 2 worker processes consume; runs/s from the first enqueue to the
+ *   last run's end, and the latency of a step (DBOS's operation_outputs: completed − started of each
+ *   `agent-step`), of the gap between steps and of a run. Then the same runs in this process without
+ *   DBOS (in memory, FileRunStore, PostgresRunStore), driven with `run.step()` and timed per step as
+ *   the worker groups them (a model turn, or an Actor step), as many at a time as the workers run.
+ * recovery: per trial, a run whose second Call sleeps 60 s on its first attempt; once it started, the
+ *   worker running it is SIGKILLed; reported: kill → re-enqueued by the other worker's takeover scan →
+ *   dequeued → the interrupted step starts again (its Call's second attempt).
+ * `worker` (internal): one worker process, started by the two modes above.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { loadIdeact, ROOT } from './lib/ideact-package.mjs';
+import { formatNumber, median, quantile } from './lib/stats.mjs';
+import { benchAgent, SHORT_OUTPUT, SLOW_OUTPUT, TASKS } from './lib/worker-agent.mjs';
+
+const require = createRequire(import.meta.url);
+const { Client } = require(path.join(ROOT, 'node_modules', 'pg'));
+const SCRIPT = fileURLToPath(import.meta.url);
+const DATABASE_URL =
+  process.env.IDEACT_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const QUEUE = 'bench-runs';
+/**
+ * DBOS steps of a short run: 4 model turns (Prompter, Generator, Discriminator) and 4 Actor steps
+ * (the last one runs the answer's Vessel, which has no Calls, and ends the run).
+ */
+const STEPS_PER_RUN = 8;
+
+const { positionals, values: flags } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: 'string', default: '1000' },
+    trials: { type: 'string', default: '5' },
+    concurrency: { type: 'string', default: '4' },
+    'polling-ms': { type: 'string' },
+    'takeover-ms': { type: 'string' },
+    'skip-in-process': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const mode = positionals[0];
+const int = (value) => (value === undefined ? undefined : Number(value));
+
+const ideact = loadIdeact();
+if (ideact.loadError) {
+  console.error(ideact.loadError);
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------------------------- worker child
+
+async function workerChild() {
+  const env = JSON.parse(process.env.BENCH_WORKER);
+  const worker = await ideact.startWorker({
+    databaseUrl: DATABASE_URL,
+    schema: env.schema,
+    systemSchema: env.systemSchema,
+    queueName: QUEUE,
+    agent: benchAgent({ log: env.log }),
+    concurrency: env.concurrency,
+    ...(env.pollingMs === undefined ? {} : { pollingIntervalMs: env.pollingMs }),
+    ...(env.takeoverMs === undefined ? {} : { takeoverIntervalMs: env.takeoverMs }),
+    onError: (error) => process.stderr.write(`worker: ${String(error)}\n`),
+  });
+  process.once('SIGTERM', () => {
+    void worker.stop({ timeoutMs: 2_000 }).then(() => process.exit(0));
+  });
+  process.stdout.write(`${JSON.stringify({ ready: worker.executorId, pid: process.pid })}\n`);
+}
+
+/** Starts a worker process; resolves once it consumes the queue. */
+function startWorkerProcess(environment) {
+  const child = spawn(process.execPath, [SCRIPT, 'worker'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BENCH_WORKER: JSON.stringify(environment) },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk.toString()));
+  const exited = new Promise((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n').find((text) => text.startsWith('{"ready"'));
+      if (line === undefined) return;
+      const ready = JSON.parse(line);
+      resolve({ child, pid: ready.pid, executorId: ready.ready, stderr: () => stderr, exited });
+    });
+    void exited.then((how) => reject(new Error(`a worker exited (${how}) early:\n${stderr}`)));
+  });
+}
+
+async function stopWorkerProcess(worker) {
+  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
+  worker.child.kill('SIGTERM');
+  const timer = setTimeout(() => worker.child.kill('SIGKILL'), 5_000);
+  await worker.exited;
+  clearTimeout(timer);
+}
+
+// ---------------------------------------------------------------------------------- fixtures
+
+/** Fresh schemas, a side-effect log, the workers; everything removed by `close()`. */
+async function benchEnvironment() {
+  const suffix = randomBytes(5).toString('hex');
+  const admin = new Client({ connectionString: DATABASE_URL });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  const directory = mkdtempSync(path.join(tmpdir(), 'ideact-bench-workers-'));
+  const environment = {
+    schema: `bench_store_${suffix}`,
+    systemSchema: `bench_dbos_${suffix}`,
+    log: path.join(directory, 'effects.jsonl'),
+    concurrency: int(flags.concurrency),
+    pollingMs: int(flags['polling-ms']),
+    takeoverMs: int(flags['takeover-ms']),
+  };
+  const workers = [];
+  const queue = new ideact.RunQueue({
+    databaseUrl: DATABASE_URL,
+    schema: environment.schema,
+    systemSchema: environment.systemSchema,
+    queueName: QUEUE,
+  });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+    await queue.close().catch(() => undefined);
+    for (const schema of [environment.schema, environment.systemSchema]) {
+      if (flags.keep) console.log(`kept schema ${schema}`);
+      else await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+    await admin.end();
+    rmSync(directory, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => void close().then(() => process.exit(130)));
+  const query = async (text, parameters) => (await admin.query(text, parameters)).rows;
+  return { environment, workers, queue, query, close, directory };
+}
+
+function sideEffects(log) {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+}
+
+/** Runs `count` jobs, `width` at a time. */
+async function pool(count, width, job) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
+}
+
+const ms = (value) => `${formatNumber(value)} ms`;
+const p = (values, fraction) => quantile(values, fraction);
+
+function printTable(header, rows) {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => String(row[column]).length)),
+  );
+  const line = (cells) =>
+    `| ${cells.map((cell, i) => String(cell).padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`);
+  for (const row of rows) console.log(line(row));
+}
+
+function machine() {
+  return `${cpus().length} cores · Node ${process.version} · load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`;
+}
+
+// ---------------------------------------------------------------------------------- throughput
+
+/** One run in this process, step by step as a worker groups them; the steps' durations. */
+async function inProcessRun(agent, steps) {
+  const run = agent.start({ task: TASKS.short, maxTurns: 10 });
+  let next = run.state.nextStep;
+  while (next.module !== 'done') {
+    const started = performance.now();
+    do next = await run.step();
+    while (next.module !== 'done' && next.module !== 'prompter' && next.module !== 'actor');
+    steps.push(performance.now() - started);
+  }
+  const result = await run.result();
+  if (result.output !== SHORT_OUTPUT) throw new Error(`in-process run: ${result.stopReason}`);
+}
+
+async function inProcess(label, runs, width, makeStore) {
+  const { store, close } = await makeStore();
+  const agent = benchAgent({ config: store === undefined ? {} : { store } });
+  const warmSteps = [];
+  for (let index = 0; index < 20; index++) await inProcessRun(agent, warmSteps); // warm-up
+  const steps = [];
+  const latencies = [];
+  const started = performance.now();
+  await pool(runs, width, async () => {
+    const runStarted = performance.now();
+    await inProcessRun(agent, steps);
+    latencies.push(performance.now() - runStarted);
+  });
+  await store?.flush?.();
+  const wall = performance.now() - started;
+  await close?.();
+  return { label, wall, steps, latencies, gaps: [] };
+}
+
+async function throughput() {
+  const runs = int(flags.runs);
+  const width = 2 * int(flags.concurrency);
+  console.log(
+    `throughput: ${runs} runs · 2 workers × concurrency ${flags.concurrency} · ${machine()}`,
+  );
+  const bench = await benchEnvironment();
+  const { environment, queue, query, workers } = bench;
+  const rows = [];
+  let verdict;
+  try {
+    workers.push(...(await Promise.all([1, 2].map(() => startWorkerProcess(environment)))));
+    const enqueueStarted = Date.now();
+    const runIds = [];
+    await pool(runs, 8, async () => {
+      const { runId } = await queue.enqueue({ task: TASKS.short, maxTurns: 10 });
+      runIds.push(runId);
+    });
+    const enqueueMs = Date.now() - enqueueStarted;
+    const system = `"${environment.systemSchema}"`;
+    // Every run's workflow ends (polled on the system table: cheaper than 1,000 waits).
+    for (;;) {
+      const [{ open }] = await query(
+        `SELECT count(*)::int AS open FROM ${system}.workflow_status WHERE status IN ('ENQUEUED','PENDING')`,
+      );
+      if (open === 0) break;
+      await sleep(200);
+    }
+    const workflows = await query(
+      // Outputs live in workflow_output (DBOS 5; older releases kept them in workflow_status).
+      `SELECT ws.workflow_uuid, ws.status, ws.executor_id, COALESCE(wo.output, ws.output) AS output,
+              ws.started_at_epoch_ms::float8 AS started,
+              COALESCE(ws.completed_at, ws.updated_at)::float8 AS completed
+         FROM ${system}.workflow_status ws
+         LEFT JOIN ${system}.workflow_output wo ON wo.workflow_uuid = ws.workflow_uuid`,
+    );
+    const steps = await query(
+      `SELECT workflow_uuid, function_id, function_name, started_at_epoch_ms::float8 AS started,
+              completed_at_epoch_ms::float8 AS completed
+         FROM ${system}.operation_outputs ORDER BY workflow_uuid, function_id`,
+    );
+    verdict = checkThroughput(runIds, workflows, steps, sideEffects(environment.log), workers);
+    const lastEnd = Math.max(...workflows.map((workflow) => workflow.completed));
+    const durations = steps.map((step) => step.completed - step.started);
+    const gaps = [];
+    for (let index = 1; index < steps.length; index++) {
+      const [before, after] = [steps[index - 1], steps[index]];
+      if (before.workflow_uuid === after.workflow_uuid) gaps.push(after.started - before.completed);
+    }
+    rows.push({
+      label: `2 DBOS workers (concurrency ${flags.concurrency} each)`,
+      wall: lastEnd - enqueueStarted,
+      steps: durations,
+      gaps,
+      latencies: workflows.map((workflow) => workflow.completed - workflow.started),
+      extra: `enqueue ${ms(enqueueMs)}; runs per worker ${verdict.perWorker.join(' / ')}`,
+    });
+  } finally {
+    await bench.close();
+  }
+  if (!flags['skip-in-process']) {
+    const directory = mkdtempSync(path.join(tmpdir(), 'ideact-bench-inprocess-'));
+    const schema = `bench_store_${randomBytes(5).toString('hex')}`;
+    try {
+      rows.push(await inProcess('in process, in memory', runs, width, async () => ({})));
+      rows.push(
+        await inProcess('in process, FileRunStore', runs, width, async () => {
+          const store = new ideact.FileRunStore({ dir: directory });
+          return { store, close: () => store.close() };
+        }),
+      );
+      rows.push(
+        await inProcess('in process, PostgresRunStore', runs, width, async () => {
+          const store = new ideact.PostgresRunStore({ connectionString: DATABASE_URL, schema });
+          return {
+            store,
+            close: async () => {
+              await store.close();
+              const admin = new Client({ connectionString: DATABASE_URL });
+              await admin.connect();
+              await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+              await admin.end();
+            },
+          };
+        }),
+      );
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }
+  console.log(
+    `\n${runs} runs of 3 turns × 2 Calls (${STEPS_PER_RUN} steps each); in process: ${width} runs at a time; ${machine()}\n`,
+  );
+  printTable(
+    ['variant', 'wall', 'runs/s', 'step p50 / p99', 'gap between steps p50 / p99', 'run p50 / p99'],
+    rows.map((row) => [
+      row.label,
+      `${formatNumber(row.wall / 1000)} s`,
+      formatNumber((runs * 1000) / row.wall),
+      `${ms(median(row.steps))} / ${ms(p(row.steps, 0.99))}`,
+      row.gaps.length === 0 ? '' : `${ms(median(row.gaps))} / ${ms(p(row.gaps, 0.99))}`,
+      `${ms(median(row.latencies))} / ${ms(p(row.latencies, 0.99))}`,
+    ]),
+  );
+  for (const row of rows) if (row.extra) console.log(`\n${row.label}: ${row.extra}`);
+  console.log(`\nchecks: ${verdict.summary}`);
+  if (verdict.problems.length > 0) {
+    console.log(`DEFECTS:\n- ${verdict.problems.join('\n- ')}`);
+    process.exitCode = 1;
+  }
+}
+
+/** Every run completed once with its output, 8 steps, each Call executed exactly once. */
+function checkThroughput(runIds, workflows, steps, effects, workers) {
+  const problems = [];
+  const byId = new Map(workflows.map((workflow) => [workflow.workflow_uuid, workflow]));
+  const notDone = runIds.filter((runId) => byId.get(runId)?.status !== 'SUCCESS');
+  if (notDone.length > 0)
+    problems.push(`${notDone.length} runs did not succeed: ${notDone.slice(0, 5)}`);
+  if (workflows.length !== runIds.length) {
+    problems.push(`${workflows.length} workflows for ${runIds.length} runs`);
+  }
+  const outputOf = (workflow) => {
+    const parsed = JSON.parse(workflow.output ?? 'null'); // DBOS writes outputs with superjson
+    return (parsed?.json ?? parsed)?.output;
+  };
+  const wrongOutput = workflows.filter((workflow) => outputOf(workflow) !== SHORT_OUTPUT);
+  if (wrongOutput.length > 0) {
+    problems.push(`${wrongOutput.length} runs with another output, e.g. ${wrongOutput[0].output}`);
+  }
+  const stepCounts = new Map();
+  for (const step of steps) {
+    stepCounts.set(step.workflow_uuid, (stepCounts.get(step.workflow_uuid) ?? 0) + 1);
+  }
+  const oddSteps = runIds.filter((runId) => stepCounts.get(runId) !== STEPS_PER_RUN);
+  if (oddSteps.length > 0)
+    problems.push(`${oddSteps.length} runs without exactly ${STEPS_PER_RUN} steps`);
+  const executions = new Map();
+  for (const effect of effects) {
+    const key = `${effect.runId} ${effect.callId}`;
+    executions.set(key, (executions.get(key) ?? 0) + 1);
+  }
+  const twice = [...executions].filter(([, count]) => count > 1);
+  if (twice.length > 0)
+    problems.push(`${twice.length} Calls executed more than once: ${twice[0][0]}`);
+  if (executions.size !== runIds.length * 6) {
+    problems.push(`${executions.size} distinct Calls executed, ${runIds.length * 6} expected`);
+  }
+  const perWorker = workers.map(
+    (worker) => workflows.filter((workflow) => workflow.executor_id === worker.executorId).length,
+  );
+  const summary =
+    `${workflows.filter((workflow) => workflow.status === 'SUCCESS').length}/${runIds.length} runs SUCCESS with output "${SHORT_OUTPUT}", ` +
+    `${steps.length} agent-step rows, ${effects.length} Activity executions for ${executions.size} distinct Calls`;
+  return { problems, perWorker, summary };
+}
+
+// ---------------------------------------------------------------------------------- recovery
+
+async function recovery() {
+  const trials = int(flags.trials);
+  console.log(
+    `recovery: ${trials} trials · takeover ${flags['takeover-ms'] ?? '5000 (default)'} ms · ` +
+      `queue polling ${flags['polling-ms'] ?? '1000 (default)'} ms · ${machine()}`,
+  );
+  const bench = await benchEnvironment();
+  const { environment, queue, query, workers } = bench;
+  const system = `"${environment.systemSchema}"`;
+  const results = [];
+  const problems = [];
+  try {
+    workers.push(...(await Promise.all([1, 2].map(() => startWorkerProcess(environment)))));
+    for (let trial = 0; trial < trials; trial++) {
+      while (
+        workers.filter(
+          (worker) => worker.child.exitCode === null && worker.child.signalCode === null,
+        ).length < 2
+      ) {
+        workers.push(await startWorkerProcess(environment));
+      }
+      // Let the new worker's first takeover scan and queue poll pass, as on a long-running worker.
+      await sleep(1_000 + Math.random() * 1_000);
+      const { runId } = await queue.enqueue({ task: TASKS.slow, maxTurns: 5 });
+      // The slow Call (second of the first Vessel) has started: its attempt 1 is journaled.
+      for (;;) {
+        const stored = await queue.store.load(runId);
+        if (stored?.attempts['1:1'] === 1) break;
+        await sleep(20);
+      }
+      await sleep(100); // the Activity is sleeping
+      const [{ executor_id: owner }] = await query(
+        `SELECT executor_id FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
+        [runId],
+      );
+      const victim = workers.find((worker) => worker.executorId === owner);
+      const killedAt = Date.now();
+      victim.child.kill('SIGKILL');
+      // Watch the workflow's row: PENDING (victim) → ENQUEUED (taken over) → PENDING (survivor).
+      let reenqueuedAt;
+      for (;;) {
+        const [row] = await query(
+          `SELECT status, executor_id FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
+          [runId],
+        );
+        if (reenqueuedAt === undefined && row.status === 'ENQUEUED') reenqueuedAt = Date.now();
+        if (row.executor_id !== owner || row.status === 'SUCCESS') break;
+        if (Date.now() - killedAt > 60_000) throw new Error(`trial ${trial}: no takeover in 60 s`);
+        await sleep(10);
+      }
+      await victim.exited;
+      const result = await queue.wait(runId, { timeoutMs: 60_000 });
+      if (result.status !== 'completed' || result.output !== SLOW_OUTPUT) {
+        problems.push(
+          `trial ${trial}: run ${runId} ended ${result.status} ${String(result.output)}`,
+        );
+      }
+      const [workflow] = await query(
+        `SELECT executor_id, started_at_epoch_ms::float8 AS dequeued FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
+        [runId],
+      );
+      const steps = await query(
+        `SELECT function_id, started_at_epoch_ms::float8 AS started FROM ${system}.operation_outputs
+          WHERE workflow_uuid = $1 ORDER BY function_id`,
+        [runId],
+      );
+      const effects = sideEffects(environment.log).filter((effect) => effect.runId === runId);
+      const slow = effects.filter((effect) => effect.tool === 'slow');
+      const records = effects.filter((effect) => effect.tool === 'record');
+      if (records.length !== 1)
+        problems.push(`trial ${trial}: the instant Call ran ${records.length} times`);
+      if (slow.length !== 2 || slow[1].attempt !== 2 || slow[1].pid === victim.pid) {
+        problems.push(`trial ${trial}: slow Call executions ${JSON.stringify(slow)}`);
+      }
+      if (steps.length !== 4)
+        problems.push(`trial ${trial}: ${steps.length} agent-step rows, 4 expected`);
+      // Step 0 (the first turn) the victim recorded; step 1 (the Actor step it was in) the survivor.
+      results.push({
+        reenqueued: reenqueuedAt === undefined ? undefined : reenqueuedAt - killedAt,
+        dequeued: workflow.dequeued - killedAt,
+        nextStep: steps[1].started - killedAt,
+        callAgain: slow[1] === undefined ? undefined : slow[1].time - killedAt,
+        survivor: workflow.executor_id,
+      });
+      console.log(
+        `trial ${trial + 1}: kill → re-enqueued ${results.at(-1).reenqueued ?? 'n/a'} ms → dequeued ` +
+          `${results.at(-1).dequeued} ms → next step ${results.at(-1).nextStep} ms → Call again ${results.at(-1).callAgain} ms`,
+      );
+    }
+  } finally {
+    await bench.close();
+  }
+  const column = (name) =>
+    results.map((result) => result[name]).filter((value) => value !== undefined);
+  console.log(`\n${trials} trials; ms after the SIGKILL; ${machine()}\n`);
+  printTable(
+    ['from the SIGKILL to', 'median', 'min', 'max'],
+    [
+      ['re-enqueued by the other worker (takeover scan)', 'reenqueued'],
+      ['dequeued by the other worker (queue poll)', 'dequeued'],
+      ["the run's next step starts (replay)", 'nextStep'],
+      ['the interrupted Call starts again (attempt 2)', 'callAgain'],
+    ].map(([label, name]) => {
+      const values = column(name);
+      return [label, ms(median(values)), ms(Math.min(...values)), ms(Math.max(...values))];
+    }),
+  );
+  if (problems.length > 0) {
+    console.log(`DEFECTS:\n- ${problems.join('\n- ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log(
+      `\nchecks: every run completed once with "${SLOW_OUTPUT}", its instant Call ran once, its slow Call twice (attempt 2 on the survivor)`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------- main
+
+if (mode === 'worker') await workerChild();
+else if (mode === 'throughput') await throughput();
+else if (mode === 'recovery') await recovery();
+else {
+  console.error(
+    'usage: node bench/ideact-workers.mjs throughput|recovery [options] (see the file)',
+  );
+  process.exit(2);
+}
