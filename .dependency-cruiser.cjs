@@ -28,7 +28,8 @@ const below = {
   runtime: ['llm', 'codegen'],
   decorators: ['runtime'],
   store: ['runtime'],
-  container: ['decorators'],
+  // container → store: createAgent keeps `stateFile` runs in a one-run FileRunStore (issue 18).
+  container: ['decorators', 'store'],
   engine: ['container', 'store'],
   mcp: ['container'],
   dev: ['container', 'store'],

@@ -381,7 +381,8 @@ export { CallActor, OUTPUT_CALL } from './runtime/loop/call-actor';
 export type { ConfirmCalls, ConfirmDecision } from './runtime/loop/confirm';
 export { maxTurns, maxTokens, maxTime, aborted, stopWhen } from './runtime/loop/stop-conditions';
 export type { StopCondition, StopContext } from './runtime/loop/stop-conditions';
-export { saveState, loadState } from './runtime/state-store';
+// saveState writes the older whole-state format (e.g. a hand-made state for agent.load); loadState reads either.
+export { saveState } from './runtime/state-store';
 export {
   NestedAgentRunner,
   DEFAULT_NESTED_LIMITS,
@@ -427,6 +428,18 @@ export { FileRunStore } from './store/file-run-store';
 export type { FileRunStoreOptions } from './store/file-run-store';
 export { PostgresRunStore, DEFAULT_CHECKPOINT_EVERY } from './store/postgres-run-store';
 export type { PostgresRunStoreOptions } from './store/postgres-run-store';
+export type { StateFiles, OpenedStateFile } from './runtime/state-files';
+export {
+  StateFileStores,
+  StateFileRunStore,
+  stateFileStoreDir,
+  loadState,
+  saveStateFile,
+} from './store/state-file-store';
+export { STATE_FILE_FORMAT } from './store/state-file-content';
+export type { StateFilePointer, StateFileContent } from './store/state-file-content';
+export { importState } from './store/import-state';
+export type { ImportStateOptions } from './store/import-state';
 export type {
   PostgresPool,
   PostgresPoolClient,

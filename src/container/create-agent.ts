@@ -21,6 +21,7 @@ import { CallActor } from '../runtime/loop/call-actor';
 import { FirstOptionDiscriminator } from '../runtime/loop/first-option-discriminator';
 import { NestedAgentRunner } from '../runtime/loop/nested-agent-runner';
 import { VesselGenerator } from '../runtime/loop/vessel-generator';
+import { StateFileStores } from '../store/state-file-store';
 
 /**
  * Creates an Agent from the same configuration as `createContainer` plus agent options: tools,
@@ -96,6 +97,8 @@ export function agentFromContainer(
       handlers: config.handlers,
       maxRepairs: config.maxRepairs,
       dispose,
+      // `stateFile` runs: a one-run FileRunStore per file (older whole-state files migrate on resume).
+      stateFiles: new StateFileStores(),
     },
     agentConfig,
   );

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { validateJson, type JSONSchema } from 'ideact';
+import { loadState, validateJson, type JSONSchema } from 'ideact';
 import {
   startChatCompletionsServer,
   type ChatCompletionsServer,
@@ -220,14 +220,19 @@ describe('ideact run --provider openai against a local Chat Completions server',
     expect(interrupted.stdout).toBe('');
     expect(interrupted.stderr).toContain('interrupted; stopping after the current step');
     expect(interrupted.stderr).toContain('state saved to lyricist.state.json');
-    const saved = JSON.parse(
-      await fs.readFile(path.join(workDir, 'lyricist.state.json'), 'utf8'),
-    ) as {
-      nextStep: { module: string; args: { reason: string; pending?: { module: string } } };
-    };
+    // The state file names a one-run store beside it (issue 18); the run stopped before its turn.
+    const file = path.join(workDir, 'lyricist.state.json');
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toMatchObject({
+      format: 'ideact-state-file',
+      store: 'lyricist.state.json.run',
+    });
+    const saved = await loadState(file);
     expect(saved.nextStep.module).toBe('done');
-    expect(saved.nextStep.args.reason).toBe('aborted');
-    expect(saved.nextStep.args.pending?.module).toBe('generator');
+    expect(saved.nextStep.module === 'done' && saved.nextStep.args.reason).toBe('aborted');
+    // The store keeps no rendered prompt: the pending Generator step is stored as its Prompter.
+    expect(saved.nextStep.module === 'done' && saved.nextStep.args.pending?.module).toBe(
+      'prompter',
+    );
 
     const resumed = await runCli(
       ['run', LYRICIST, '--provider', 'openai', '--resume', 'lyricist.state.json'],

@@ -121,7 +121,7 @@ export async function runCommand(
     result = await run.result();
   } catch (error) {
     progress.finish();
-    await saveOnFailure(state, options, ideaFile, io, ideact.saveState);
+    await saveOnFailure(state, options, ideaFile, io, ideact.saveStateFile);
     throw error;
   } finally {
     unsubscribe();
@@ -136,7 +136,7 @@ export async function runCommand(
   );
   if (interrupted || result.stopReason === 'aborted') {
     reportFailedCalls(result, io);
-    const saved = await saveState(result, options, ideaFile, ideact.saveState);
+    const saved = await saveState(result, options, ideaFile, ideact.saveStateFile);
     io.stderr(
       `ideact: state saved to ${saved}; continue with: ideact run ${ideaFile} --resume ${saved}\n`,
     );
@@ -149,7 +149,7 @@ export async function runCommand(
     return ExitCode.ok;
   }
   reportFailedCalls(result, io);
-  const saved = await saveState(result, options, ideaFile, ideact.saveState);
+  const saved = await saveState(result, options, ideaFile, ideact.saveStateFile);
   const error =
     result.state.nextStep.module === 'done' ? result.state.nextStep.args.error : undefined;
   io.stderr(
@@ -298,7 +298,7 @@ async function saveState(
   result: AgentResult,
   options: RunCommandOptions,
   ideaFile: string,
-  save: IdeactModule['saveState'],
+  save: IdeactModule['saveStateFile'],
 ): Promise<string> {
   const file = options.resume ?? options.state;
   if (file !== undefined) return file; // the agent saved it after every step
@@ -312,7 +312,7 @@ async function saveOnFailure(
   options: RunCommandOptions,
   ideaFile: string,
   io: CliIo,
-  save: IdeactModule['saveState'],
+  save: IdeactModule['saveStateFile'],
 ): Promise<void> {
   if (state === undefined || options.state !== undefined || options.resume !== undefined) return;
   const target = defaultStateFile(ideaFile);

@@ -11,4 +11,4 @@ export { OfflineProvider } from '../../llm/offline/offline-provider';
 export { OpenAIProvider } from '../../llm/openai/openai-provider';
 export { findIdeaInput } from '../../protocol/invert-idea';
 export { validateJson } from '../../protocol/json-validation';
-export { saveState } from '../../runtime/state-store';
+export { saveStateFile } from '../../store/state-file-store';

@@ -130,7 +130,10 @@ export interface RunOptions {
   confirm?: ConfirmCalls;
   /** Aborting it stops the run with the resumable reason `aborted`. */
   signal?: AbortSignal;
-  /** Where to save the state atomically after every step (R-LOOP-5). */
+  /**
+   * Where to keep the run (R-LOOP-5): a store of this one run, in the folder `<stateFile>.run/`
+   * beside the file (one journal append per step); the file names the run. Wins over `store`.
+   */
   stateFile?: string;
   /** Extra stop conditions for this run. */
   stopWhen?: StopCondition[];
@@ -155,13 +158,19 @@ export interface RunOptions {
 export interface ExecutePlanOptions extends Omit<ResumeOptions, 'decisions'> {
   /** One decision per planned Call, in `result.plan` order (default: approve all). */
   decisions?: ConfirmDecision[];
-  /** Where to save the state atomically after every step (R-LOOP-5). */
+  /**
+   * Where to keep the run (R-LOOP-5): a store of this one run, in the folder `<stateFile>.run/`
+   * beside the file (one journal append per step); the file names the run. Wins over `store`.
+   */
   stateFile?: string;
 }
 
 /** Options of `agent.load(state)`: limits, hooks and where to save; the state is taken as it is. */
 export interface LoadOptions extends ResumeOptions {
-  /** Where to save the state atomically after every step (R-LOOP-5). */
+  /**
+   * Where to keep the run (R-LOOP-5): a store of this one run, in the folder `<stateFile>.run/`
+   * beside the file (one journal append per step); the file names the run. Wins over `store`.
+   */
   stateFile?: string;
   /** The module Call context a nested agent runs in (set by the nested agent runner). @internal */
   parent?: RunContext;

@@ -1,3 +1,4 @@
+import { ContainerConfigurationError } from '../../errors/container-configuration.error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import { RunNotFoundError } from '../../errors/run-not-found.error';
 import type { Provider } from '../../llm/provider';
@@ -5,7 +6,8 @@ import type { Call } from '../../protocol/call';
 import type { Message } from '../../protocol/message';
 import type { TypedToolReference } from '../../protocol/typed-tool';
 import type { RunContext } from '../run-context';
-import { loadState } from '../state-store';
+import type { RunStore, StoredRun } from '../run-store';
+import type { StateFiles } from '../state-files';
 import type {
   AgentConfig,
   AgentResult,
@@ -54,6 +56,11 @@ export interface AgentServices {
   maxRepairs?: number;
   /** Releases what the services hold; `createAgent` passes the disposal of the container it made. */
   dispose?: () => void | Promise<void>;
+  /**
+   * Where runs given a `stateFile` are stored: a one-run store per file (`createAgent` passes
+   * `new StateFileStores()`). Without it, a `stateFile` is a ContainerConfigurationError.
+   */
+  stateFiles?: StateFiles;
 }
 
 /**
@@ -65,6 +72,7 @@ export interface AgentServices {
 export class Agent {
   private readonly definition: RunDefinition;
   private release?: () => void | Promise<void>;
+  private readonly stateFiles?: StateFiles;
   /** Runs of this agent without a store that stopped unfinished, by id (resumable in this process). */
   private readonly unfinished = new Map<string, AgentState>();
 
@@ -88,6 +96,7 @@ export class Agent {
       modules: Object.freeze(modules),
     });
     this.release = services.dispose;
+    this.stateFiles = services.stateFiles;
   }
 
   /**
@@ -168,23 +177,24 @@ export class Agent {
   }
 
   /**
-   * Continues a run saved in `stateFile` (R-LOOP-5), e.g. after a crash or a limit: the pending step is
-   * run again (the Actor skips Calls that had completed), limits given here replace the stored ones,
-   * and a `task` continues a finished run as a new user message. The run keeps its id.
+   * Continues a run, by its id or by its `stateFile` (R-LOOP-5), e.g. after a crash, a limit or an
+   * approval: the pending step is run again (the Actor skips Calls that had completed), limits given
+   * here replace the stored ones, and a `task` continues a finished run as a new user message. The
+   * run keeps its id.
    */
   async resume<TOutput = unknown>(
-    stateFile: string,
+    target: string,
     options: ResumeOptions = {},
   ): Promise<AgentResult<TOutput>> {
-    return (await this.resumeRun(stateFile, options)).result<TOutput>();
+    return (await this.resumeRun(target, options)).result<TOutput>();
   }
 
   /** Like {@link Agent.resume}, streaming the continued run's events. */
   async resumeStream<TOutput = unknown>(
-    stateFile: string,
+    target: string,
     options: ResumeOptions = {},
   ): Promise<RunStream<TOutput>> {
-    return streamRun<TOutput>(await this.resumeRun(stateFile, options));
+    return streamRun<TOutput>(await this.resumeRun(target, options));
   }
 
   /**
@@ -239,29 +249,20 @@ export class Agent {
   /**
    * Opens a stored run without running it (see {@link Agent.resume}): `runId` is looked up in the
    * store (`options.store`, else the agent's), or, without a store, among this process's unfinished
-   * runs; a path ending in `.json` names a state file (the older form).
+   * runs; a path ending in `.json` names a state file (a one-run store; an older whole-state file is
+   * imported into one first, and left as it was).
    */
   async resumeRun(runId: string, options: ResumeOptions = {}): Promise<Run> {
     if (isStateFile(runId)) {
-      const state = await loadState(runId);
-      if (options.decisions !== undefined) recordDecisions(state, options.decisions);
-      reopen(state, options);
-      return this.open(state, options, runId, true);
+      // A state file names a one-run store (an older whole-state file is imported into one first).
+      const opened = await this.requireStateFiles().open(runId);
+      return this.resumeStored(opened.run, opened.store, options);
     }
     const store = options.store ?? this.definition.config.store;
     if (store !== undefined) {
       const stored = await store.load(runId);
       if (stored === undefined) throw new RunNotFoundError({ runId, location: 'the run store' });
-      if (options.decisions !== undefined) recordDecisions(stored.state, options.decisions);
-      reopen(stored.state, options);
-      Object.assign(stored.state.limits, pickLimits(options));
-      return new Run(this.definition, stored.state, {
-        options,
-        resumed: true,
-        store,
-        stored: true,
-        attempts: stored.attempts,
-      });
+      return this.resumeStored(stored, store, options);
     }
     const state = this.unfinished.get(runId);
     if (state === undefined)
@@ -275,6 +276,36 @@ export class Agent {
     return this.open(state, options, undefined, true);
   }
 
+  /** Reopens a run loaded from `store` (decisions recorded, limits replaced); it keeps its id. */
+  private resumeStored(stored: StoredRun, store: RunStore, options: ResumeOptions): Run {
+    if (options.decisions !== undefined) recordDecisions(stored.state, options.decisions);
+    reopen(stored.state, options);
+    Object.assign(stored.state.limits, pickLimits(options));
+    return new Run(this.definition, stored.state, {
+      options,
+      resumed: true,
+      store,
+      stored: true,
+      attempts: stored.attempts,
+    });
+  }
+
+  /** The agent's state-file stores; a ContainerConfigurationError when it was built without them. */
+  private requireStateFiles(): StateFiles {
+    if (this.stateFiles !== undefined) return this.stateFiles;
+    throw new ContainerConfigurationError({
+      setting: 'stateFile',
+      api: 'agent.run',
+      problem:
+        'this Agent was built without state-file stores (AgentServices.stateFiles), so it cannot keep a run in a state file.',
+      solutions: [
+        'Build the agent with createAgent(config), which provides them.',
+        "Or pass stateFiles: new StateFileStores() (from 'ideact') to new Agent(services).",
+        'Or give the run a store instead: { store: new FileRunStore() }.',
+      ],
+    });
+  }
+
   private open(
     state: AgentState,
     options: ResumeOptions,
@@ -283,11 +314,15 @@ export class Agent {
     parent?: RunContext,
   ): Run {
     Object.assign(state.limits, pickLimits(options));
+    // A state file is a store of one run (issue 18): it wins over the agent's or the run's store.
     const store =
-      parent === undefined ? (options.store ?? this.definition.config.store) : undefined;
+      parent !== undefined
+        ? undefined
+        : stateFile !== undefined
+          ? this.requireStateFiles().storeFor(stateFile)
+          : (options.store ?? this.definition.config.store);
     return new Run(this.definition, state, {
       options,
-      stateFile,
       parent,
       resumed,
       store,

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadState } from '../../../src/runtime/state-store';
+import { loadState } from '../../../src/store/state-file-store';
 import { FINAL_TURN, FIRST_TURN, killScenarioAgent } from './fixtures/kill-scenario';
 
 const ROOT = path.resolve(__dirname, '../../..');

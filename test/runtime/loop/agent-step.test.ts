@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadState, saveState } from '../../../src/runtime/state-store';
+import { saveState } from '../../../src/runtime/state-store';
+import { loadState } from '../../../src/store/state-file-store';
 import { appendNode } from '../../../src/runtime/loop/state-tree';
 import { scriptedAgent, vessel } from './helpers';
 
@@ -110,7 +111,8 @@ describe('Agent.step and fixed states (R-LOOP-2, R-LOOP-3, R-LOOP-5)', () => {
       module: 'done',
       args: {
         reason: 'error',
-        pending: { module: 'generator' },
+        // The store keeps no rendered prompt: the pending Generator step is stored as its Prompter.
+        pending: { module: 'prompter' },
         error: { code: 'SCRIPT_EXHAUSTED' },
       },
     });

@@ -2,6 +2,7 @@ import type { ActivityFunction } from '../../../src/runtime/activity';
 import { Executor } from '../../../src/runtime/executor';
 import { Toolkit } from '../../../src/runtime/toolkit';
 import { Agent } from '../../../src/runtime/loop/agent';
+import { StateFileStores } from '../../../src/store/state-file-store';
 import type { AgentConfig } from '../../../src/runtime/loop/agent-options';
 import {
   ScriptedProvider,
@@ -44,7 +45,10 @@ export function scriptedAgent(
       },
     ],
   });
-  const agent = new Agent({ provider, toolkit: new Toolkit({ tools }), executor }, options.config);
+  const agent = new Agent(
+    { provider, toolkit: new Toolkit({ tools }), executor, stateFiles: new StateFileStores() },
+    options.config,
+  );
   return { agent, provider, executor };
 }
 
