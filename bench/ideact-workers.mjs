@@ -82,9 +82,19 @@ async function workerChild() {
     onError: (error) => process.stderr.write(`worker: ${String(error)}\n`),
   });
   process.once('SIGTERM', () => {
-    void worker.stop({ timeoutMs: 2_000 }).then(() => process.exit(0));
+    void worker.stop({ timeoutMs: 2_000 }).then(() => {
+      process.stdout.write(`${JSON.stringify({ cpu: cpuMs() })}\n`);
+      process.exit(0);
+    });
   });
-  process.stdout.write(`${JSON.stringify({ ready: worker.executorId, pid: process.pid })}\n`);
+  const ready = { ready: worker.executorId, pid: process.pid, cpu: cpuMs() };
+  process.stdout.write(`${JSON.stringify(ready)}\n`);
+}
+
+/** CPU time this process used so far (user + system), in ms. */
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** Starts a worker process; resolves once it consumes the queue. */
@@ -106,7 +116,19 @@ function startWorkerProcess(environment) {
       const line = stdout.split('\n').find((text) => text.startsWith('{"ready"'));
       if (line === undefined) return;
       const ready = JSON.parse(line);
-      resolve({ child, pid: ready.pid, executorId: ready.ready, stderr: () => stderr, exited });
+      // CPU ms from ready to the SIGTERM stop (once stopped; undefined when killed).
+      const cpu = () => {
+        const stopped = stdout.split('\n').find((text) => text.startsWith('{"cpu"'));
+        return stopped === undefined ? undefined : JSON.parse(stopped).cpu - ready.cpu;
+      };
+      resolve({
+        child,
+        pid: ready.pid,
+        executorId: ready.ready,
+        stderr: () => stderr,
+        exited,
+        cpu,
+      });
     });
     void exited.then((how) => reject(new Error(`a worker exited (${how}) early:\n${stderr}`)));
   });
@@ -223,6 +245,7 @@ async function inProcess(label, runs, width, makeStore) {
   for (let index = 0; index < 20; index++) await inProcessRun(agent, warmSteps); // warm-up
   const steps = [];
   const latencies = [];
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await pool(runs, width, async () => {
     const runStarted = performance.now();
@@ -231,8 +254,9 @@ async function inProcess(label, runs, width, makeStore) {
   });
   await store?.flush?.();
   const wall = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   await close?.();
-  return { label, wall, steps, latencies, gaps: [] };
+  return { label, wall, steps, latencies, gaps: [], cpu: (cpu.user + cpu.system) / 1000 };
 }
 
 async function throughput() {
@@ -277,6 +301,8 @@ async function throughput() {
          FROM ${system}.operation_outputs ORDER BY workflow_uuid, function_id`,
     );
     verdict = checkThroughput(runIds, workflows, steps, sideEffects(environment.log), workers);
+    await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+    const workerCpu = workers.reduce((sum, worker) => sum + (worker.cpu() ?? Number.NaN), 0);
     const lastEnd = Math.max(...workflows.map((workflow) => workflow.completed));
     const durations = steps.map((step) => step.completed - step.started);
     const gaps = [];
@@ -290,6 +316,7 @@ async function throughput() {
       steps: durations,
       gaps,
       latencies: workflows.map((workflow) => workflow.completed - workflow.started),
+      cpu: workerCpu,
       extra: `enqueue ${ms(enqueueMs)}; runs per worker ${verdict.perWorker.join(' / ')}`,
     });
   } finally {
@@ -329,7 +356,15 @@ async function throughput() {
     `\n${runs} runs of 3 turns × 2 Calls (${STEPS_PER_RUN} steps each); in process: ${width} runs at a time; ${machine()}\n`,
   );
   printTable(
-    ['variant', 'wall', 'runs/s', 'step p50 / p99', 'gap between steps p50 / p99', 'run p50 / p99'],
+    [
+      'variant',
+      'wall',
+      'runs/s',
+      'step p50 / p99',
+      'gap between steps p50 / p99',
+      'run p50 / p99',
+      'CPU ms per run',
+    ],
     rows.map((row) => [
       row.label,
       `${formatNumber(row.wall / 1000)} s`,
@@ -337,6 +372,7 @@ async function throughput() {
       `${ms(median(row.steps))} / ${ms(p(row.steps, 0.99))}`,
       row.gaps.length === 0 ? '' : `${ms(median(row.gaps))} / ${ms(p(row.gaps, 0.99))}`,
       `${ms(median(row.latencies))} / ${ms(p(row.latencies, 0.99))}`,
+      formatNumber(row.cpu / runs),
     ]),
   );
   for (const row of rows) if (row.extra) console.log(`\n${row.label}: ${row.extra}`);
