@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   context,
   createContextKey,
+  isSpanContextValid,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -114,21 +115,30 @@ export function withSpan<T>(
     };
     parent = parent.setValue(SETTINGS, settings);
   }
-  return tracerOf(settings).startActiveSpan(
-    name,
-    { kind: options.kind ?? SpanKind.INTERNAL, attributes },
-    parent,
-    async (span) => {
-      try {
-        return await body(span);
-      } catch (error) {
-        recordSpanError(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-  );
+  const spanOptions = { kind: options.kind ?? SpanKind.INTERNAL, attributes };
+  const span = tracerOf(settings).startSpan(name, spanOptions, parent);
+  if (
+    options.trace === undefined &&
+    !span.isRecording() &&
+    !isSpanContextValid(span.spanContext())
+  ) {
+    // Nothing records (no SDK registered), there is no trace to continue and no settings to pass
+    // down: no context to enter, so tracing costs nothing measurable when it is off.
+    return settle(span, body);
+  }
+  return context.with(trace.setSpan(parent, span), () => settle(span, body));
+}
+
+/** Runs `body` with `span`, records a thrown error on it and ends it when `body` settles. */
+async function settle<T>(span: Span, body: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return await body(span);
+  } catch (error) {
+    recordSpanError(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** The GenAI provider name of an ideact provider name (`openai:gpt-4o` → `openai`). */
