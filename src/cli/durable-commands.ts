@@ -11,7 +11,7 @@ type RunHandler = (load: () => Promise<ExitCodeValue>) => Promise<void>;
 
 /**
  * The commands of durable runs (issue 18): `ideact worker` and `ideact runs list|show|cancel|resume|
- * enqueue`. Kept apart from program.ts, which registers them with one call; each handler loads its
+ * enqueue|import`. Kept apart from program.ts, which registers them with one call; each handler loads its
  * modules on first use.
  */
 export function registerDurableCommands(program: Command, io: CliIo, run: RunHandler): void {
@@ -42,7 +42,7 @@ export function registerDurableCommands(program: Command, io: CliIo, run: RunHan
   const runs = program
     .command('runs')
     .description(
-      'List, show, cancel, resume and enqueue stored runs (the FileRunStore at .ideact/runs, or --database-url).',
+      'List, show, cancel, resume, enqueue and import stored runs (the FileRunStore at .ideact/runs, or --database-url).',
     )
     .addHelpText('after', RUNS_HELP);
 
@@ -75,6 +75,17 @@ export function registerDurableCommands(program: Command, io: CliIo, run: RunHan
       .argument('<id>', 'the run id'),
   ).action(async (id: string, options: RunStoreOptions) =>
     run(async () => (await import('./commands/runs-command')).runsCancelCommand(id, options, io)),
+  );
+
+  withStore(
+    runs
+      .command('import')
+      .description(
+        'Store a state file (`--state`, also the older whole-state format) as a run of the store; prints its run id.',
+      )
+      .argument('<file>', 'the state file (left as it is)'),
+  ).action(async (file: string, options: RunStoreOptions) =>
+    run(async () => (await import('./commands/runs-command')).runsImportCommand(file, options, io)),
   );
 
   withStore(
@@ -169,4 +180,5 @@ Examples:
   ideact runs list
   ideact runs show run_1a2b3c4d5e6f --json
   ideact runs resume run_1a2b3c4d5e6f --idea ideas/bank.json --approve 1:0
-  ideact runs cancel run_1a2b3c4d5e6f --database-url postgres://postgres@127.0.0.1:5432/app`;
+  ideact runs cancel run_1a2b3c4d5e6f --database-url postgres://postgres@127.0.0.1:5432/app
+  ideact runs import runs/oslo.json --database-url postgres://postgres@127.0.0.1:5432/app`;

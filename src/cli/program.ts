@@ -56,8 +56,14 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       'model name for the openai provider (default: IDEACT_MODEL, else gpt-4o-mini)',
     )
     .option('--max-turns <n>', 'stop after this many LLM turns')
-    .option('--state <file>', 'save the state after every step to this file (atomic)')
-    .option('--resume <file>', 'continue the run saved in this state file')
+    .option(
+      '--state <file>',
+      'keep the run in this state file (it names a one-run store in <file>.run/, one journal append per step)',
+    )
+    .option(
+      '--resume <file>',
+      'continue the run of this state file (an older whole-state file is imported into <file>.run/ once)',
+    )
     .option('--module-root <dir>', MODULE_ROOT_HELP)
     .option(
       '--json',

@@ -106,3 +106,30 @@ export async function runsCancelCommand(
   );
   return ExitCode.ok;
 }
+
+/**
+ * `ideact runs import <state.json>`: stores a state file's run (an older whole-state file, or the run
+ * a newer one names) as a run of the store the options name, and prints its run id. The file is only read.
+ */
+export async function runsImportCommand(
+  file: string,
+  options: RunStoreOptions,
+  io: CliIo,
+): Promise<ExitCodeValue> {
+  const { loadState } = await import('../../store/state-file-store');
+  const { importState } = await import('../../store/import-state');
+  const state = await loadState(file);
+  const store = await openRunStore(options);
+  let runId: string;
+  try {
+    runId = await importState(store, state);
+  } finally {
+    await store.close?.();
+  }
+  io.stdout(
+    options.json === true
+      ? `${JSON.stringify({ runId, file })}\n`
+      : `imported ${file} as run ${runId}\n`,
+  );
+  return ExitCode.ok;
+}
