@@ -27,7 +27,7 @@ export interface RunMusicOptions {
   log?: (line: string) => void;
   /** The producer's brief (default: the one in producer.json). */
   brief?: string;
-  /** Where to save the state after every step. */
+  /** Where to keep the run (a state file: it names a one-run store in `<file>.run/`). */
   stateFile?: string;
 }
 

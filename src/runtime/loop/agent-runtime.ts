@@ -84,6 +84,6 @@ export interface AgentRuntime {
    * Activity gets the attempt with its `callId` as an idempotency key. Absent outside a Run.
    */
   callStarting?(callId: string): Promise<number>;
-  /** Saves the state now when the run has a state file; a no-op otherwise. */
+  /** Journals the state now when the run has a store (or a `stateFile`, a store of one run); a no-op otherwise. */
   checkpoint(): Promise<void>;
 }
