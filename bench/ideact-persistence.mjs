@@ -1,6 +1,7 @@
 /**
  * Issue 18 benchmark: what persistence costs. One scripted run of N turns (one Call per turn, then the
- * answer) in memory, with the older `stateFile` (atomic whole-file rewrite after every step and Call),
+ * answer) in memory, with a `stateFile` (since issue 18 a FileRunStore of one run in `<file>.run/`; it
+ * was an atomic whole-file rewrite after every step and Call),
  * with a FileRunStore (journal; default `sync: 'batch'` group commit, and `sync: 'append'`, one fsync
  * per append), and with a PostgresRunStore when a database answers. Also the store's size on disk per
  * turn count (it must grow linearly with the turns).
@@ -23,7 +24,7 @@ if (ideact.loadError) {
 }
 const require = createRequire(import.meta.url);
 const { ScriptedProvider } = require(path.join(ROOT, 'dist', 'testing', 'index.js'));
-const { Agent, Executor, Toolkit, FileRunStore, PostgresRunStore } = ideact;
+const { Agent, Executor, Toolkit, FileRunStore, PostgresRunStore, StateFileStores } = ideact;
 const TURNS = Number(process.env.TURNS ?? 400);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DATABASE_URL =
@@ -48,7 +49,16 @@ function agentFor(turns, config = {}) {
     tools: [tool],
     activities: [{ note: (params) => ({ noted: params.n }) }],
   });
-  return new Agent({ provider, toolkit: new Toolkit({ tools: [tool] }), executor }, config);
+  // stateFiles: what createAgent provides, so `stateFile` runs are one-run FileRunStores.
+  return new Agent(
+    {
+      provider,
+      toolkit: new Toolkit({ tools: [tool] }),
+      executor,
+      stateFiles: new StateFileStores(),
+    },
+    config,
+  );
 }
 
 function sizeOf(target) {
@@ -77,7 +87,7 @@ async function timed(turns, variant) {
 const variants = [
   { label: 'in memory', setup: async () => ({ config: {}, options: {} }) },
   {
-    label: 'stateFile (whole-file rewrite)',
+    label: 'stateFile (one-run FileRunStore)',
     measuresSize: true,
     setup: async (directory) => ({
       config: {},
