@@ -460,7 +460,9 @@ async function recovery() {
         if (stored?.attempts['1:1'] === 1) break;
         await sleep(20);
       }
-      await sleep(100); // the Activity is sleeping
+      // The Activity sleeps now. Kill at a random point of the takeover interval: the scans' timers
+      // run from each worker's start, so a fixed delay would kill at a fixed phase of them.
+      await sleep(100 + Math.random() * (int(flags['takeover-ms']) ?? 5_000));
       const [{ executor_id: owner }] = await query(
         `SELECT executor_id FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
         [runId],
@@ -469,12 +471,19 @@ async function recovery() {
       const killedAt = Date.now();
       victim.child.kill('SIGKILL');
       // Watch the workflow's row: PENDING (victim) → ENQUEUED (taken over) → PENDING (survivor).
+      // And the victim's advisory lock (src/engine/worker-liveness.ts: namespace 0x1dea, then
+      // hashtext(executorId)): PostgreSQL frees it when it sees the dead process's connection end.
       let reenqueuedAt;
+      let lockFreedAt;
       for (;;) {
         const [row] = await query(
-          `SELECT status, executor_id FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
-          [runId],
+          `SELECT status, executor_id,
+                  EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+                             AND classid = 7658 AND objid = hashtext($2)::oid AND objsubid = 2) AS locked
+             FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
+          [runId, owner],
         );
+        if (lockFreedAt === undefined && !row.locked) lockFreedAt = Date.now();
         if (reenqueuedAt === undefined && row.status === 'ENQUEUED') reenqueuedAt = Date.now();
         if (row.executor_id !== owner || row.status === 'SUCCESS') break;
         if (Date.now() - killedAt > 60_000) throw new Error(`trial ${trial}: no takeover in 60 s`);
@@ -508,6 +517,7 @@ async function recovery() {
         problems.push(`trial ${trial}: ${steps.length} agent-step rows, 4 expected`);
       // Step 0 (the first turn) the victim recorded; step 1 (the Actor step it was in) the survivor.
       results.push({
+        lockFreed: lockFreedAt === undefined ? undefined : lockFreedAt - killedAt,
         reenqueued: reenqueuedAt === undefined ? undefined : reenqueuedAt - killedAt,
         dequeued: workflow.dequeued - killedAt,
         nextStep: steps[1].started - killedAt,
@@ -515,7 +525,7 @@ async function recovery() {
         survivor: workflow.executor_id,
       });
       console.log(
-        `trial ${trial + 1}: kill → re-enqueued ${results.at(-1).reenqueued ?? 'n/a'} ms → dequeued ` +
+        `trial ${trial + 1}: kill → lock freed ${results.at(-1).lockFreed ?? 'n/a'} ms → re-enqueued ${results.at(-1).reenqueued ?? 'n/a'} ms → dequeued ` +
           `${results.at(-1).dequeued} ms → next step ${results.at(-1).nextStep} ms → Call again ${results.at(-1).callAgain} ms`,
       );
     }
@@ -528,6 +538,7 @@ async function recovery() {
   printTable(
     ['from the SIGKILL to', 'median', 'min', 'max'],
     [
+      ["the dead worker's lock is free (PostgreSQL)", 'lockFreed'],
       ['re-enqueued by the other worker (takeover scan)', 'reenqueued'],
       ['dequeued by the other worker (queue poll)', 'dequeued'],
       ["the run's next step starts (replay)", 'nextStep'],
