@@ -6,6 +6,7 @@
  *   npm run build
  *   node bench/ideact-workers.mjs throughput [--runs 1000] [--concurrency 4] [--polling-ms 1000]
  *   node bench/ideact-workers.mjs recovery [--trials 5] [--takeover-ms 5000] [--polling-ms 1000]
+ *   (--profile DIR: the workers write V8 CPU profiles there; --keep: the schemas are not dropped)
  *
  * throughput: RUNS short scripted runs (3 turns of 2 instant Calls, then the answer: 8 DBOS steps
  *   each) enqueued on one queue that 2 worker processes consume; runs/s from the first enqueue to the
@@ -55,6 +56,7 @@ const { positionals, values: flags } = parseArgs({
     'takeover-ms': { type: 'string' },
     'skip-in-process': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const mode = positionals[0];
@@ -99,7 +101,10 @@ function cpuMs() {
 
 /** Starts a worker process; resolves once it consumes the queue. */
 function startWorkerProcess(environment) {
-  const child = spawn(process.execPath, [SCRIPT, 'worker'], {
+  // --profile DIR: each worker writes a V8 CPU profile there (bench/profile-summary.mjs reads them).
+  const profiling =
+    flags.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${flags.profile}`];
+  const child = spawn(process.execPath, [...profiling, SCRIPT, 'worker'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, BENCH_WORKER: JSON.stringify(environment) },
