@@ -28,6 +28,14 @@ export function registerDurableCommands(program: Command, io: CliIo, run: RunHan
       '--global-concurrency <n>',
       'runs all workers execute at the same time (default: no limit)',
     )
+    .option(
+      '--polling-interval <ms>',
+      'how often the queue is polled for new runs, for every worker of the queue (default 1000)',
+    )
+    .option(
+      '--takeover-interval <ms>',
+      "how often this worker looks for a dead worker's runs to take over (default 5000)",
+    )
     .addOption(providerOption())
     .option('--model <name>', 'model name for the openai provider')
     .option('--module-root <dir>', MODULE_ROOT_HELP)

@@ -221,7 +221,20 @@ describe('a worker on the test database (issue 18)', () => {
     const options = cliDatabase.map((value) => (value === 'worker-test' ? 'cli-worker' : value));
     const child = spawn(
       process.execPath,
-      [CLI, 'worker', ...options, '--idea', idea, '--provider', 'offline', '--concurrency', '1'],
+      [
+        ...[
+          CLI,
+          'worker',
+          ...options,
+          '--idea',
+          idea,
+          '--provider',
+          'offline',
+          '--concurrency',
+          '1',
+        ],
+        ...['--polling-interval', '100', '--takeover-interval', '500'],
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
@@ -231,6 +244,9 @@ describe('a worker on the test database (issue 18)', () => {
     );
     try {
       await waitUntil(() => stderr.includes(': serving echo on queue cli-worker'), 'the worker');
+      expect(stderr).toContain(
+        '(concurrency 1, queue polled every 100 ms, takeover scan every 500 ms)',
+      );
       const enqueued = await runCli(['runs', 'enqueue', idea, ...options, '--wait', '--json']);
       expect(enqueued.stderr).toBe('');
       expect(enqueued.code).toBe(0);

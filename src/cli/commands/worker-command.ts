@@ -8,6 +8,8 @@ import { engineOptionsOf, positiveInteger, type RunStoreOptions } from './run-st
 export interface WorkerCommandOptions extends IdeaAgentOptions, RunStoreOptions {
   concurrency?: string;
   globalConcurrency?: string;
+  pollingInterval?: string;
+  takeoverInterval?: string;
 }
 
 /**
@@ -30,6 +32,8 @@ export async function workerCommand(
   }
   const concurrency = positiveInteger(options.concurrency, '--concurrency');
   const globalConcurrency = positiveInteger(options.globalConcurrency, '--global-concurrency');
+  const pollingIntervalMs = positiveInteger(options.pollingInterval, '--polling-interval');
+  const takeoverIntervalMs = positiveInteger(options.takeoverInterval, '--takeover-interval');
   const agents = await ideaAgents(options, io);
   const { startWorker } = await import('../../engine/worker');
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
@@ -41,12 +45,15 @@ export async function workerCommand(
     agent: (header) => agents.agentFor(header.agentName),
     ...(concurrency === undefined ? {} : { concurrency }),
     ...(globalConcurrency === undefined ? {} : { globalConcurrency }),
+    ...(pollingIntervalMs === undefined ? {} : { pollingIntervalMs }),
+    ...(takeoverIntervalMs === undefined ? {} : { takeoverIntervalMs }),
     onError: (error) =>
       io.stderr(`ideact worker: ${error instanceof Error ? error.message : String(error)}\n`),
   });
   io.stderr(
     `ideact worker ${worker.executorId}: serving ${agents.names.join(', ')} on queue ${worker.queueName}` +
-      ` (concurrency ${concurrency ?? 4}); Ctrl-C stops it\n`,
+      ` (concurrency ${concurrency ?? 4}, queue polled every ${pollingIntervalMs ?? 1_000} ms,` +
+      ` takeover scan every ${takeoverIntervalMs ?? 5_000} ms); Ctrl-C stops it\n`,
   );
   const signal = await stopped;
   io.stderr(`ideact worker: ${signal}: stopping (running steps are handed to other workers)\n`);
