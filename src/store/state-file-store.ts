@@ -146,7 +146,11 @@ export async function loadState(file: string): Promise<AgentState> {
 export async function saveStateFile(file: string, state: AgentState): Promise<string> {
   const store = new StateFileRunStore(file);
   try {
-    return await importState(store, state);
+    // The old run goes first: nested runs are imported before their parent, under the new run's id.
+    await store.replaceRun();
+    const runId = await importState(store.files, state);
+    await writeStateFilePointer(file, runId);
+    return runId;
   } finally {
     await store.close();
   }

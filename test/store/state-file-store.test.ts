@@ -10,11 +10,20 @@ import {
   Toolkit,
   createAgent,
   loadState,
+  saveStateFile,
   stateFileStoreDir,
   type AgentResult,
   type ToolSchema,
 } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
+import {
+  makeRunModuleRoot,
+  nestedScript,
+  plannerTool,
+  removeRunModuleRoot,
+  summarizeTool,
+  sunny,
+} from '../runtime/loop/run-fixtures';
 
 /**
  * `stateFile` as a shorthand for a FileRunStore of one run (issue 18, R-LOOP-5): the file names the
@@ -302,5 +311,39 @@ describe('state files of the older format (the whole state) are migrated on resu
     expect(missing).toBeInstanceOf(InvalidAgentStateError);
     expect([missing.file, missing.jsonPath]).toEqual([pointer, '/runId']);
     expect(missing.message).toContain(stateFileStoreDir(pointer));
+  });
+});
+
+describe('saveStateFile (the CLI saves an interrupted run without --state with it)', () => {
+  let moduleRoot: string;
+  beforeAll(async () => {
+    moduleRoot = await makeRunModuleRoot();
+  });
+  afterAll(async () => {
+    await removeRunModuleRoot(moduleRoot);
+  });
+
+  it('R-LOOP-5 stores a whole state with a nested agent as a one-run store; saving it again replaces it', async () => {
+    const agent = createAgent({
+      tools: [summarizeTool, plannerTool],
+      activities: [sunny],
+      provider: new ScriptedProvider(nestedScript),
+      moduleRoot,
+    });
+    const result = await agent.run({ task: 'Summarize and plan' });
+    const file = path.join(directory, 'saved.json');
+    for (let time = 0; time < 2; time++) {
+      expect(await saveStateFile(file, result.state)).toBe(result.runId);
+      const loaded = await loadState(file);
+      expect(loaded.nodes.map((node) => node.message)).toEqual(
+        result.state.nodes.map((node) => node.message),
+      );
+      const nested = (state: typeof loaded) =>
+        state.nodes.flatMap((node) => node.metadata.nested ?? []).map((child) => child.nextStep);
+      expect(nested(loaded)).toEqual(nested(result.state));
+      expect(nested(loaded)).toHaveLength(1);
+    }
+    // One top-level run plus its nested run, nothing left of the first save.
+    expect((await fs.readdir(stateFileStoreDir(file))).length).toBe(2);
   });
 });
