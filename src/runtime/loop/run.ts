@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events';
 import { IdeactError } from '../../errors/ideact-error';
 import { StepFailedError } from '../../errors/step-failed.error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
-import { saveState } from '../state-store';
 import type { RunStore } from '../run-store';
 import { commitEntry, statusOf } from './run-journal';
 import { interruptionsOf } from './approvals';
@@ -51,7 +50,6 @@ export interface RunDefinition {
 /** How a run is opened: its options, where it saves, and (nested agents) the parent's context. @internal */
 export interface RunSetup {
   options: ResumeOptions;
-  stateFile?: string;
   /** The context of the module Call a nested agent runs in: its events flow through the parent's. */
   parent?: RunContext;
   /** True when the state is continued (loaded, resumed) rather than new. */
@@ -82,7 +80,6 @@ export class Run {
   private readonly context: RunContext;
   private readonly listeners = new Set<RunEventListener>();
   private readonly started: StartedCalls;
-  private readonly stateFile?: string;
   private readonly resumed: boolean;
   private lastGood: StateMark;
   private saving: Promise<void> = Promise.resolve();
@@ -106,7 +103,6 @@ export class Run {
     this.current = state;
     this.id = state.runId ?? newRunId();
     state.runId = this.id;
-    this.stateFile = setup.stateFile;
     this.resumed = setup.resumed;
     this.store = setup.store ?? setup.parent?.store;
     this.stored = setup.stored === true;
@@ -241,33 +237,26 @@ export class Run {
     return this.outcome as Promise<AgentResult<TOutput>>;
   }
 
-  /** Saves the state now (when the run has a state file); writes are serialized, newest state wins. */
+  /**
+   * Journals the state now when the run has a store (a `stateFile` is a store of one run); commits
+   * are serialized, in order.
+   */
   checkpoint(): Promise<void> {
     const state = this.current;
     this.lastGood = markState(state);
-    const file = this.stateFile;
     const store = this.store;
-    if (file === undefined && store === undefined) return Promise.resolve();
+    if (store === undefined) return Promise.resolve();
     // The commit is taken now (the state as it is), written after the previous write finished.
-    let entry = store === undefined ? undefined : commitEntry(state, this.committed);
+    const entry = commitEntry(state, this.committed);
     this.committed = state.nodes.length;
-    if (entry !== undefined) {
-      // A step that added no node and left the stored next step as it was (the Prompter's: its
-      // prompt is not stored) changes only counters: not worth a journal line.
-      const key = JSON.stringify([entry.head, entry.nextStep, entry.limits, entry.status]);
-      if (
-        entry.nodes.length === 0 &&
-        entry.from === state.nodes.length &&
-        key === this.lastCommit
-      ) {
-        entry = undefined;
-      } else this.lastCommit = key;
+    // A step that added no node and left the stored next step as it was (the Prompter's: its
+    // prompt is not stored) changes only counters: not worth a journal line.
+    const key = JSON.stringify([entry.head, entry.nextStep, entry.limits, entry.status]);
+    if (entry.nodes.length === 0 && entry.from === state.nodes.length && key === this.lastCommit) {
+      return this.saving;
     }
-    if (entry === undefined && file === undefined) return this.saving;
-    const next = this.saving.then(async () => {
-      if (entry !== undefined) await store?.append(this.id, [entry]);
-      if (file !== undefined) await saveState(file, state);
-    });
+    this.lastCommit = key;
+    const next = this.saving.then(() => store.append(this.id, [entry]));
     this.saving = next.catch(() => undefined);
     return next;
   }
