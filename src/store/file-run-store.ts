@@ -20,9 +20,19 @@ import { RunQueues } from './run-queues';
 export interface FileRunStoreOptions {
   /** The folder that holds a folder per run; default `.ideact/runs` under the working directory. */
   dir?: string;
-  /** A new checkpoint after this many commits past the last one (default 64). */
+  /**
+   * A new checkpoint after this many commits past the last one (default 64), once the journal past
+   * it has also grown by `checkpointGrowth` × the part the last checkpoint covers.
+   */
   checkpointEvery?: number;
-  /** …or once the journal past the last checkpoint has this many bytes (default 4 MiB). */
+  /**
+   * The growth, relative to the journal the last checkpoint covers, before the next one (default
+   * 0.5). A checkpoint replays the whole run, so checkpoints spaced geometrically keep a long run's
+   * total checkpoint work linear in its size (load then replays at most about half as much journal
+   * as the checkpoint holds); 0 checkpoints strictly every `checkpointEvery` commits.
+   */
+  checkpointGrowth?: number;
+  /** …or once the journal past the last checkpoint has this many bytes, whatever the rest (default 4 MiB). */
   checkpointBytes?: number;
   /**
    * When appended lines are fsynced. Every `append` writes its lines before it resolves, so a killed
@@ -52,7 +62,8 @@ const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
  * - `checkpoint.json`: `{ version, journalOffset, journalEntries, status, stopReason, attempts,
  *   openCalls, state }`: the stored state (no rendered prompt; nested states as `metadata.nestedRunIds`) including the
  *   journal's first `journalOffset` bytes (`journalEntries` lines); written atomically at `create`
- *   (offset 0) and after every `checkpointEvery` commits (or `checkpointBytes`). `load` replays only the lines after it.
+ *   (offset 0), then after `checkpointEvery` commits once the journal grew by `checkpointGrowth` × the
+ *   part it covers (or after `checkpointBytes`). `load` replays only the lines after it.
  * Nested runs are runs of their own (`parentRunId`); `load` puts their states back into
  * `metadata.nested`. One process writes a run at a time; its appends are serialized in order. The
  * journal of a running run stays open between appends: `close()` the store when done with it.
@@ -70,6 +81,7 @@ export class FileRunStore implements RunStore {
     this.policy = {
       every: Math.max(1, Math.floor(options.checkpointEvery ?? 64)),
       bytes: Math.max(1, options.checkpointBytes ?? 4 * 1024 * 1024),
+      growth: Math.max(0, options.checkpointGrowth ?? 0.5),
     };
     this.syncMode = options.sync ?? 'batch';
   }

@@ -167,7 +167,7 @@ describe('FileRunStore: create, append, load (issue 18 item 1)', () => {
 describe('FileRunStore: checkpoints (compaction)', () => {
   it('after many commits, load equals the state and reads only the lines after the checkpoint', async () => {
     const dir = await tempDir();
-    const store = newStore({ dir, checkpointEvery: 8 });
+    const store = newStore({ dir, checkpointEvery: 8, checkpointGrowth: 0 });
     const state = textState('long', 0, 'long_1');
     await store.create(header('long_1'), state);
     for (let index = 0; index < 100; index++) {
@@ -199,7 +199,7 @@ describe('FileRunStore: checkpoints (compaction)', () => {
       journal.subarray(checkpoint.journalOffset),
     ]);
     await fs.writeFile(path.join(folder, 'journal.jsonl'), garbled);
-    const fresh = newStore({ dir, checkpointEvery: 8 });
+    const fresh = newStore({ dir, checkpointEvery: 8, checkpointGrowth: 0 });
     expect((await fresh.load('long_1'))?.state).toEqual(storedForm(state));
     // A garbled line after the checkpoint is read, and fails naming its line number.
     const after = Buffer.from(garbled);
@@ -208,9 +208,38 @@ describe('FileRunStore: checkpoints (compaction)', () => {
     await expect(fresh.load('long_1')).rejects.toThrow(/journal line 97 is not valid JSON/);
   });
 
+  it('spaces checkpoints geometrically by default, so a long run pays for few of them, and still loads', async () => {
+    const dir = await tempDir();
+    const store = newStore({ dir, checkpointEvery: 1 });
+    const state = textState('growth', 0, 'growth_1');
+    await store.create(header('growth_1'), state);
+    const checkpointFile = path.join(dir, 'growth_1', 'checkpoint.json');
+    let written = 0;
+    let inode = (await fs.stat(checkpointFile)).ino;
+    for (let index = 0; index < 200; index++) {
+      const from = state.nodes.length;
+      appendNode(
+        state,
+        { type: 'text', role: 'assistant', text: `n${index}` },
+        { module: 'generator' },
+      );
+      await store.append('growth_1', [commitEntry(state, from)]);
+      const now = (await fs.stat(checkpointFile)).ino; // written atomically: a new file each time
+      if (now !== inode) written += 1;
+      inode = now;
+    }
+    // Each checkpoint waits for the journal to grow by half of what the last one covers: about
+    // log1.5(200) of them, where `checkpointGrowth: 0` would write one per commit.
+    expect(written).toBeGreaterThan(3);
+    expect(written).toBeLessThan(20);
+    const checkpoint = JSON.parse(await fs.readFile(checkpointFile, 'utf8'));
+    expect(checkpoint.journalEntries).toBeGreaterThan(200 / 1.5 - 1);
+    expect((await newStore({ dir }).load('growth_1'))?.state).toEqual(storedForm(state));
+  });
+
   it('checkpoints a scripted run every 2 commits and still loads each state', async () => {
     const dir = await tempDir();
-    const store = newStore({ dir, checkpointEvery: 2 });
+    const store = newStore({ dir, checkpointEvery: 2, checkpointGrowth: 0 });
     await store.create(header(weather.runId), weather.initial);
     for (const [index, entry] of weather.entries.entries()) {
       await store.append(weather.runId, [entry]);
@@ -239,7 +268,7 @@ describe('FileRunStore: checkpoints (compaction)', () => {
 
   it('keeps a Call started before a checkpoint open, and its attempts, until it ends', async () => {
     const dir = await tempDir();
-    const store = newStore({ dir, checkpointEvery: 1 });
+    const store = newStore({ dir, checkpointEvery: 1, checkpointGrowth: 0 });
     const state = textState('calls', 0, 'calls_1');
     await store.create(header('calls_1'), state);
     const time = '2026-01-01T00:00:00.000Z';
@@ -510,7 +539,7 @@ describe('FileRunStore: durability', () => {
 
   it("sync: 'append' — still one journal fsync per append across checkpoints and status changes (they sync their own files)", async () => {
     const dir = await tempDir();
-    const store = newStore({ dir, checkpointEvery: 5, sync: 'append' });
+    const store = newStore({ dir, checkpointEvery: 5, checkpointGrowth: 0, sync: 'append' });
     const syncs = await observeSyncs();
     await storeRun(store, weather);
     const counts = await syncs();

@@ -69,7 +69,9 @@ function storedNode(node: AgentNode): AgentNode {
 function storedStep(step: NextStep): NextStep {
   if (step.module === 'generator') return { module: 'prompter', args: {} };
   if (step.module === 'discriminator') {
-    return { module: 'discriminator', args: { ...structuredClone(step.args), messages: [] } };
+    // The messages (the whole prompt) are dropped: not cloned first.
+    const { messages: _messages, ...rest } = step.args;
+    return { module: 'discriminator', args: { ...structuredClone(rest), messages: [] } };
   }
   if (step.module === 'done' && step.args.pending !== undefined) {
     return {
