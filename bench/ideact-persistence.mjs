@@ -123,9 +123,22 @@ async function postgresVariant() {
   }
   return {
     label: 'PostgresRunStore',
+    schema,
     store: probe,
     setup: async () => ({ config: { store: probe }, options: {} }),
   };
+}
+
+/** Drops the bench's schema, so runs of the bench leave nothing behind in the database. */
+async function dropSchema(schema) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 const rows = [];
@@ -144,6 +157,7 @@ for (const variant of all) {
 }
 if (postgres.store) {
   await postgres.store.close();
+  await dropSchema(postgres.schema);
 }
 
 const memory = rows[0].ms;
