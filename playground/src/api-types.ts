@@ -43,6 +43,8 @@ export type RunEventJson = EventBaseJson &
         provider?: string;
         schemaName?: string;
         attempt?: number;
+        /** The rendered messages, when the server started the run with `events: { messages: true }`. */
+        messages?: RenderedMessage[];
       }
     | {
         type: 'solution-delta';

@@ -170,6 +170,7 @@ export function applyRunEvent(tree: RunTree, event: RunEventJson): RunTree {
         start: event.time,
       });
       draft.adopt(owner.key, key);
+      if (event.messages !== undefined) draft.messages(event.requestId, event.messages);
       break;
     }
     case 'solution-delta': {
@@ -261,14 +262,20 @@ export function applyRunEvent(tree: RunTree, event: RunEventJson): RunTree {
 class Draft {
   private readonly nodes: Record<string, TreeNode>;
   private roots: string[];
+  private messagesById: Readonly<Record<string, RenderedMessage[]>>;
 
   constructor(private readonly tree: RunTree) {
     this.nodes = { ...tree.nodes };
     this.roots = [...tree.roots];
+    this.messagesById = tree.messages;
   }
 
   result(): RunTree {
-    return { ...this.tree, nodes: this.nodes, roots: this.roots };
+    return { ...this.tree, nodes: this.nodes, roots: this.roots, messages: this.messagesById };
+  }
+
+  messages(requestId: string, messages: RenderedMessage[]): void {
+    this.messagesById = { ...this.messagesById, [requestId]: messages };
   }
 
   put(node: TreeNode): void {

@@ -302,6 +302,19 @@ describe('run tree reducer', () => {
     expect(node<CallNode>(orphan, callKey(B, '2:1')).started).toBe(false);
   });
 
+  it('keeps the messages a request-start carries (runs started with events: { messages: true })', () => {
+    const messages = [{ role: 'system' as const, content: 'be brief' }];
+    const withMessages = applyRunEvent(emptyRunTree(), {
+      type: 'request-start',
+      runId: 'run_A',
+      path: A,
+      time: 1,
+      requestId: 'run_A#1',
+      messages,
+    });
+    expect(withMessages.messages['run_A#1']).toEqual(messages);
+  });
+
   it('keeps the rendered messages of each request', () => {
     const messages = [{ role: 'user' as const, content: '<data>x</data>' }];
     expect(applyRequestMessages(tree, '1:0#1', messages).messages['1:0#1']).toEqual(messages);
