@@ -41,11 +41,11 @@ export interface CatalogEntry {
   };
 }
 
-/** The catalog: entries by name, and what to release at the end. */
-export interface PlaygroundCatalog {
-  entries: Map<string, CatalogEntry>;
-  /** Releases the agents it made. */
-  dispose(): Promise<void>;
+/** A file of the ideas folder that is not an Idea (left out of the catalog). */
+export interface SkippedIdea {
+  /** Relative to the ideas folder. */
+  file: string;
+  reason: string;
 }
 
 /** The entries of a container: each of its Tools runs as one Call (Activities, modules, latent). */
@@ -62,54 +62,80 @@ export function containerEntries(container: ContainerInstance): {
 }
 
 /**
- * The entries of an ideas folder: each Idea file by its name (an agent Idea runs as an agent; a
- * plain one as a module Call), then the Tools the agent Ideas offer whose names are not taken.
- * Module paths resolve in the folder.
+ * The entries of an ideas folder: each Idea file (searched recursively) by its name (an agent Idea
+ * runs as an agent; a plain one as a module Call), then the Tools the agent Ideas offer whose names
+ * are not taken. Module paths resolve in the folder of the Idea that names them (as `ideact run
+ * --module-root <its folder>`). Files that are not Ideas are skipped and listed in `skipped`.
  */
 export async function ideaEntries(
   ideasDir: string,
   provider: Provider,
-): Promise<{ entries: CatalogEntry[]; agents: Agent[] }> {
+): Promise<{ entries: CatalogEntry[]; agents: Agent[]; skipped: SkippedIdea[] }> {
   const root = path.resolve(ideasDir);
-  const ideas: Array<{ name: string; file: string; idea: Idea }> = [];
+  const ideas: Array<{ name: string; file: string; dir: string; idea: Idea }> = [];
+  const skipped: SkippedIdea[] = [];
   for (const file of await listIdeaFiles(root)) {
-    ideas.push({
-      name: ideaNameOf(file),
-      file: path.relative(root, file),
-      idea: await readIdeaFile(file),
-    });
+    const relative = path.relative(root, file);
+    try {
+      const idea = await readIdeaFile(file);
+      ideas.push({ name: ideaNameOf(file), file: relative, dir: path.dirname(file), idea });
+    } catch (error) {
+      skipped.push({
+        file: relative,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
-  const moduleTools: ToolSchema[] = [];
-  const offered = new Map<string, ToolSchema>();
-  for (const { name, file, idea } of ideas) {
+  // One agent per folder runs the one-Call runs of the Tools whose modules resolve in that folder.
+  const folders = new Map<string, { tools: ToolSchema[]; names: Set<string> }>();
+  const folderOf = (dir: string): { tools: ToolSchema[]; names: Set<string> } => {
+    let folder = folders.get(dir);
+    if (folder === undefined) {
+      folder = { tools: [], names: new Set() };
+      folders.set(dir, folder);
+    }
+    return folder;
+  };
+  const taken = new Set(ideas.map((idea) => idea.name));
+  const offered: Array<{ tool: ToolSchema; dir: string }> = [];
+  const moduleTools = new Map<string, ToolSchema>();
+  for (const { name, file, dir, idea } of ideas) {
     const parts = vesselIdeaParts(idea);
     if (parts === undefined) {
       const tool = invertIdea(idea, name);
       delete tool.properties._output;
-      tool.properties._module = { const: file.split(path.sep).join('/') };
-      moduleTools.push(tool);
-    } else {
-      for (const tool of parts.tools) {
-        const toolName = readTool(tool).name;
-        if (!offered.has(toolName)) offered.set(toolName, tool);
-      }
+      tool.properties._module = { const: path.basename(file) };
+      moduleTools.set(`${dir}\0${name}`, tool);
+      folderOf(dir).tools.push(tool);
+      continue;
+    }
+    for (const tool of parts.tools) {
+      const toolName = readTool(tool).name;
+      if (taken.has(toolName)) continue;
+      taken.add(toolName);
+      offered.push({ tool, dir });
+      folderOf(dir).tools.push(tool);
     }
   }
-  const taken = new Set(ideas.map((idea) => idea.name));
-  const extra = [...offered.entries()].filter(([name]) => !taken.has(name)).map(([, tool]) => tool);
-  const callAgent = createAgent({ tools: [...moduleTools, ...extra], provider, moduleRoot: root });
-  const agents = [callAgent];
+  const callAgents = new Map<string, Agent>();
+  for (const [dir, folder] of folders) {
+    callAgents.set(dir, createAgent({ tools: folder.tools, provider, moduleRoot: dir }));
+  }
+  const agents = [...callAgents.values()];
   const entries: CatalogEntry[] = [];
-  for (const { name, file, idea } of ideas) {
+  for (const { name, file, dir, idea } of ideas) {
     const parts = vesselIdeaParts(idea);
     if (parts === undefined) {
-      const tool = moduleTools.find((candidate) => readTool(candidate).name === name) as ToolSchema;
-      const entry = toolEntry(tool, callAgent, new Set(), { source: 'idea', file });
+      const tool = moduleTools.get(`${dir}\0${name}`) as ToolSchema;
+      const entry = toolEntry(tool, callAgents.get(dir) as Agent, new Set(), {
+        source: 'idea',
+        file,
+      });
       entry.outputSchema = moduleOutputSchema(idea);
       entries.push(entry);
       continue;
     }
-    const agent = createAgent({ tools: parts.tools, provider, moduleRoot: root });
+    const agent = createAgent({ tools: parts.tools, provider, moduleRoot: dir });
     agents.push(agent);
     const inputSchema = findIdeaInput(idea)?.schema ?? { type: 'object', properties: {} };
     const summary: PlaygroundToolSummary = {
@@ -140,8 +166,10 @@ export async function ideaEntries(
       },
     });
   }
-  for (const tool of extra) entries.push(toolEntry(tool, callAgent, new Set(), { source: 'idea' }));
-  return { entries, agents };
+  for (const { tool, dir } of offered) {
+    entries.push(toolEntry(tool, callAgents.get(dir) as Agent, new Set(), { source: 'idea' }));
+  }
+  return { entries, agents, skipped };
 }
 
 /** A Tool as a catalog entry: its params schema, kind, module and imports; runs as one Call. */

@@ -10,7 +10,12 @@ import type { RunStore } from '../runtime/run-store';
 import { FileRunStore } from '../store/file-run-store';
 import { isJsonObject, readJsonBody, sendError, sendJson } from './http-json';
 import type { PlaygroundProviderInfo } from './playground-api';
-import { containerEntries, ideaEntries, type CatalogEntry } from './playground-catalog';
+import {
+  containerEntries,
+  ideaEntries,
+  type CatalogEntry,
+  type SkippedIdea,
+} from './playground-catalog';
 import { PlaygroundRequestError } from './playground-request-error';
 import { PlaygroundRuns, type RunStreamItem } from './playground-runs';
 import { choosePlaygroundProvider, loadConfigContainer, providerInfo } from './playground-setup';
@@ -51,6 +56,8 @@ export interface DevServer {
   port: number;
   /** The provider its runs use, as `/api/info` shows it. */
   provider: PlaygroundProviderInfo;
+  /** Files of the ideas folder that are not Ideas (not served). */
+  skipped: SkippedIdea[];
   /** Stops the server: closes streams, aborts runs in progress, releases the agents. */
   close(): Promise<void>;
 }
@@ -84,10 +91,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     add(made.entries);
     shownProvider = container.get(PROVIDER);
   }
+  let skipped: SkippedIdea[] = [];
   if (options.ideasDir !== undefined) {
     const made = await ideaEntries(options.ideasDir, provider);
     agents.push(...made.agents);
     add(made.entries);
+    skipped = made.skipped;
   }
   const store = options.store ?? new FileRunStore();
   const eventsDir =
@@ -106,6 +115,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     version: packageVersion(),
     provider: providerInfo(shownProvider),
     ...(options.ideasDir === undefined ? {} : { ideasDir: path.resolve(options.ideasDir) }),
+    ...(skipped.length === 0 ? {} : { skipped }),
     store: storeInfo(store),
   };
 
@@ -309,6 +319,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     url: `http://${shownHost}:${port}/`,
     port,
     provider: info.provider,
+    skipped,
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
