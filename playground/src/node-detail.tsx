@@ -1,6 +1,6 @@
 import type { RenderedMessage } from './api-types';
 import { JsonView } from './json-view';
-import type { TreeNode } from './run-tree';
+import { runStatus, type TreeNode } from './run-tree';
 import { formatDuration } from './waterfall';
 
 /**
@@ -108,7 +108,12 @@ export function NodeDetail(props: { node: TreeNode; messages?: RenderedMessage[]
       </h2>
       <dl className="facts">
         <dt>status</dt>
-        <dd>{node.status === 'running' ? 'running' : (node.stopReason ?? node.status)}</dd>
+        <dd>
+          {runStatus(node)}
+          {node.stopReason !== undefined && node.status !== 'running' && (
+            <span className="muted"> ({node.stopReason})</span>
+          )}
+        </dd>
         <dt>duration</dt>
         <dd>{duration}</dd>
         {node.task !== undefined && (

@@ -1,4 +1,4 @@
-import type { RunTree, TreeNode } from './run-tree';
+import { runStatus, type RunTree, type TreeNode } from './run-tree';
 
 /**
  * The live tree of a run: runs, model requests (with their streaming solution text), Calls and what
@@ -75,9 +75,7 @@ function NodeHead(props: { node: TreeNode }) {
         <>
           <span className="kind">run</span> <span className="mono">{node.runId}</span>
           {node.chain.length > 0 && <span className="muted"> {node.chain.join(' › ')}</span>}
-          <span className={`status ${node.stopReason ?? node.status}`}>
-            {node.status === 'running' ? 'running' : (node.stopReason ?? node.status)}
-          </span>
+          <span className={`status ${runStatus(node)}`}>{runStatus(node)}</span>
         </>
       );
     case 'request':

@@ -411,14 +411,40 @@ export function flattenRunTree(tree: RunTree): Array<{ node: TreeNode; depth: nu
   return rows;
 }
 
-/** The root run's status for the page header: running, awaiting_approval, completed, failed… */
+/**
+ * The run status a stop reason means, as the run store reports it (the runtime's statusOfReason):
+ * `output`/`no_calls` complete a run, limits stop it.
+ */
+export function statusOfStopReason(reason: string): string {
+  switch (reason) {
+    case 'output':
+    case 'no_calls':
+      return 'completed';
+    case 'awaiting_approval':
+      return 'awaiting_approval';
+    case 'planned':
+      return 'planned';
+    case 'error':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'stopped';
+  }
+}
+
+/** A run node's status in the run store's words: running, completed, awaiting_approval, failed… */
+export function runStatus(run: RunNode): string {
+  if (run.status === 'running') return 'running';
+  if (run.status === 'error' && run.stopReason !== 'cancelled') return 'failed';
+  return statusOfStopReason(run.stopReason ?? 'output');
+}
+
+/** The root run's status for the page header (`waiting` before its first event). */
 export function rootStatus(tree: RunTree): string {
   const root = tree.roots.length > 0 ? tree.nodes[tree.roots[0]] : undefined;
   if (root === undefined || root.kind !== 'run') return 'waiting';
-  if (root.status === 'running') return 'running';
-  if (root.status === 'error')
-    return root.stopReason === 'error' ? 'failed' : (root.stopReason ?? 'failed');
-  return root.stopReason ?? 'done';
+  return runStatus(root);
 }
 
 /** Every Call waiting for a decision, across the root run and its nested runs. */

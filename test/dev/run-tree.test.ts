@@ -156,7 +156,7 @@ const events: RunEventJson[] = [
     runId: 'run_B',
     path: B,
     time: 1020,
-    stopReason: 'completed',
+    stopReason: 'output',
     output: { plan: 1 },
     usage: runUsage,
   },
@@ -192,7 +192,7 @@ const events: RunEventJson[] = [
     runId: 'run_A',
     path: A,
     time: 1030,
-    stopReason: 'completed',
+    stopReason: 'output',
     output: 'done',
     usage: runUsage,
   },
@@ -321,6 +321,26 @@ describe('run tree reducer', () => {
   });
 });
 
+describe('run status', () => {
+  const ended = (stopReason: string, error?: { code: string; message: string }) =>
+    rootStatus(
+      reduceRunEvents(emptyRunTree(), [
+        { type: 'run-start', runId: 'r', path: ['r'], time: 1 },
+        { type: 'run-end', runId: 'r', path: ['r'], time: 2, stopReason, error },
+      ]),
+    );
+
+  it('names a finished run as the run store does', () => {
+    expect(ended('output')).toBe('completed');
+    expect(ended('no_calls')).toBe('completed');
+    expect(ended('awaiting_approval')).toBe('awaiting_approval');
+    expect(ended('max_turns')).toBe('stopped');
+    expect(ended('cancelled')).toBe('cancelled');
+    expect(ended('error', { code: 'X', message: 'boom' })).toBe('failed');
+    expect(rootStatus(emptyRunTree())).toBe('waiting');
+  });
+});
+
 describe('approvals', () => {
   const stopped = reduceRunEvents(emptyRunTree(), [
     { type: 'run-start', runId: 'run_A', path: A, time: 1, chain: [], resumed: false },
@@ -389,7 +409,7 @@ describe('approvals', () => {
         runId: 'run_A',
         path: A,
         time: 14,
-        stopReason: 'completed',
+        stopReason: 'output',
         output: 'ok',
         usage: runUsage,
       },
