@@ -238,6 +238,8 @@ export class PlaygroundRuns {
     const firstTime = lines?.find((line) => line.kind === 'event');
     const startedAt = new Date(firstTime?.kind === 'event' ? firstTime.event.time : Date.now());
     const tracked = this.newTracked(runId, startedAt.toISOString(), meta);
+    // Loaded from the log: not running in this process (a decision or a new start drives it again).
+    tracked.active = false;
     for (const line of lines ?? []) {
       if (line.kind === 'messages') tracked.requests.set(line.requestId, line.messages);
       else {
