@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { FileRunStore, startDevServer } from 'ideact';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { GLOSSARY, startPlayground, type PlaygroundFixture } from './support/start-playground';
 
@@ -263,6 +265,26 @@ describe('playground in Chromium', () => {
     });
   });
 
+  it('rejects an interrupted Call with a reason: the Call ends with the rejection', async () => {
+    await page.goto(`${playground.url}#/tools/deleteRecord`);
+    await page.locator('#root_id').fill('rec-10');
+    await page.locator(testId('run-button')).click();
+    await page.waitForURL(/#\/runs\/.+/);
+    await page.locator(`${testId('run-status')}:text("awaiting_approval")`).waitFor();
+    await page.locator(testId('reject-reason')).fill('Keep rec-10.');
+    await page.locator(testId('reject-button')).click();
+    const call = page.locator(
+      `${testId('tree-call')}[data-tool="deleteRecord"][data-status="error"]`,
+    );
+    await call.waitFor();
+    await call.locator('.node-head').first().click();
+    const error = (await page.locator(testId('call-error')).textContent()) ?? '';
+    expect(error).toContain('CALL_REJECTED');
+    expect(error).toContain('Keep rec-10.');
+    // A one-Call run whose Call's result is an error fails (the run store's status).
+    await page.locator(`${testId('run-status')}:text("failed")`).waitFor();
+  });
+
   it('shows the runs in the history after a reload and after a server restart', async () => {
     await page.goto(`${playground.url}#/runs`);
     await page.reload();
@@ -270,11 +292,11 @@ describe('playground in Chromium', () => {
     const statuses = await page
       .locator(testId('history-status'))
       .evaluateAll((elements) => elements.map((element) => element.textContent));
-    expect(statuses).toEqual(['completed', 'completed', 'completed', 'completed']);
+    expect(statuses).toEqual(['failed', 'completed', 'completed', 'completed', 'completed']);
     const tools = await page
       .locator(testId('history-row'))
       .evaluateAll((elements) => elements.map((element) => element.children[1]?.textContent));
-    expect(tools).toEqual(['deleteRecord', 'deleteRecord', 'planner', 'order']);
+    expect(tools).toEqual(['deleteRecord', 'deleteRecord', 'deleteRecord', 'planner', 'order']);
 
     const storeDir = playground.storeDir;
     await playground.close();
@@ -282,16 +304,40 @@ describe('playground in Chromium', () => {
     try {
       await page.goto(`${restarted.url}#/runs`);
       await page.locator(testId('history-row')).first().waitFor();
-      expect(await page.locator(testId('history-row')).count()).toBe(4);
+      expect(await page.locator(testId('history-row')).count()).toBe(5);
       // The link opens the stored run with its tree.
-      await page
-        .locator(`${testId('history-row')} a`)
-        .nth(2)
-        .click();
+      await page.locator(`${testId('history-row')}:has-text("planner") a`).click();
       await page.locator(`${testId('tree-call')}[data-tool="summarize"]`).waitFor();
       await expect(page.locator(testId('run-status')).textContent()).resolves.toBe('completed');
     } finally {
       await restarted.cleanup();
+    }
+  });
+});
+
+describe('playground without a model configured', () => {
+  it('says plainly that it runs on the offline provider', async () => {
+    const storeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ideact-playground-offline-'));
+    const server = await startDevServer({
+      ideasDir: path.join(repoRoot, 'examples', 'music', 'ideas'),
+      store: new FileRunStore({ dir: storeDir }),
+      env: {},
+      port: 0,
+      assetsDir: path.join(repoRoot, 'dist', 'dev', 'assets'),
+    });
+    try {
+      await page.goto(server.url);
+      const banner = page.locator(testId('provider-banner'));
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain('offline provider');
+      // The music Ideas are forms too: the composer's required mood is marked, tempo is a number.
+      await page.goto(`${server.url}#/tools/composer`);
+      await page.locator('#root_mood').waitFor();
+      expect(await page.locator('label[for="root_mood"]').textContent()).toContain('*');
+      expect(await page.locator('#root_tempo').getAttribute('type')).toBe('number');
+    } finally {
+      await server.close();
+      await fs.rm(storeDir, { recursive: true, force: true });
     }
   });
 });
