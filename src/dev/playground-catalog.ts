@@ -4,6 +4,7 @@ import { readIdeaFile } from '../codegen/read-idea-file';
 import { ideaNameOf, listIdeaFiles } from '../codegen/idea-files';
 import { agentFromContainer, createAgent } from '../container/create-agent';
 import { ACTIVITIES, TOOLS } from '../container/tokens';
+import type { ActivityMap } from '../container/ideact-config';
 import type { Provider } from '../llm/provider';
 import type { ValidationIssue } from '../errors/validation-issue';
 import type { Idea } from '../protocol/idea';
@@ -66,12 +67,15 @@ export function containerEntries(container: ContainerInstance): {
  * runs as an agent; a plain one as a module Call), then the Tools the agent Ideas offer whose names
  * are not taken. Module paths resolve in the folder of the Idea that names them (as `ideact run
  * --module-root <its folder>`). Files that are not Ideas are skipped and listed in `skipped`.
+ * `activities` (the container's, with `--config`) run the explicit Tools the Ideas offer.
  */
 export async function ideaEntries(
   ideasDir: string,
   provider: Provider,
+  activities: ActivityMap = {},
 ): Promise<{ entries: CatalogEntry[]; agents: Agent[]; skipped: SkippedIdea[] }> {
   const root = path.resolve(ideasDir);
+  const registered = new Set(Object.keys(activities));
   const ideas: Array<{ name: string; file: string; dir: string; idea: Idea }> = [];
   const skipped: SkippedIdea[] = [];
   for (const file of await listIdeaFiles(root)) {
@@ -119,7 +123,10 @@ export async function ideaEntries(
   }
   const callAgents = new Map<string, Agent>();
   for (const [dir, folder] of folders) {
-    callAgents.set(dir, createAgent({ tools: folder.tools, provider, moduleRoot: dir }));
+    callAgents.set(
+      dir,
+      createAgent({ tools: folder.tools, activities: [activities], provider, moduleRoot: dir }),
+    );
   }
   const agents = [...callAgents.values()];
   const entries: CatalogEntry[] = [];
@@ -135,7 +142,12 @@ export async function ideaEntries(
       entries.push(entry);
       continue;
     }
-    const agent = createAgent({ tools: parts.tools, provider, moduleRoot: dir });
+    const agent = createAgent({
+      tools: parts.tools,
+      activities: [activities],
+      provider,
+      moduleRoot: dir,
+    });
     agents.push(agent);
     const inputSchema = findIdeaInput(idea)?.schema ?? { type: 'object', properties: {} };
     const summary: PlaygroundToolSummary = {
@@ -167,7 +179,7 @@ export async function ideaEntries(
     });
   }
   for (const { tool, dir } of offered) {
-    entries.push(toolEntry(tool, callAgents.get(dir) as Agent, new Set(), { source: 'idea' }));
+    entries.push(toolEntry(tool, callAgents.get(dir) as Agent, registered, { source: 'idea' }));
   }
   return { entries, agents, skipped };
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { ContainerInstance } from 'typedi';
-import { PROVIDER } from '../container/tokens';
+import { ACTIVITIES, PROVIDER } from '../container/tokens';
 import type { Provider } from '../llm/provider';
 import type { ApprovalDecision } from '../runtime/loop/approval-decision';
 import type { Agent } from '../runtime/loop/agent';
@@ -93,7 +93,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   }
   let skipped: SkippedIdea[] = [];
   if (options.ideasDir !== undefined) {
-    const made = await ideaEntries(options.ideasDir, provider);
+    const activities = container === undefined ? {} : container.get(ACTIVITIES);
+    const made = await ideaEntries(options.ideasDir, provider, activities);
     agents.push(...made.agents);
     add(made.entries);
     skipped = made.skipped;

@@ -30,7 +30,13 @@ describe('GET /api/info and /api/tools', () => {
   it('lists the container Tools and the Ideas with kind, module and agent flag', async () => {
     const { json } = await http(fixture.url, '/api/tools');
     const byName = Object.fromEntries(json.tools.map((tool: any) => [tool.name, tool]));
-    expect(Object.keys(byName).sort()).toEqual(['deleteRecord', 'order', 'planner', 'summarize']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'cleaner',
+      'deleteRecord',
+      'order',
+      'planner',
+      'summarize',
+    ]);
     expect(byName.order).toMatchObject({ kind: 'explicit', source: 'container', agent: false });
     expect(byName.summarize).toMatchObject({
       kind: 'latent',

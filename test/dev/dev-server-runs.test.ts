@@ -102,6 +102,38 @@ describe('approvals', () => {
   });
 });
 
+describe('approvals in an agent run', () => {
+  it('R-LOOP-4 resumes the agent after approval; the resumed turn gets a request id of its own', async () => {
+    const runId = await startRun('cleaner', {});
+    await readEventStream(fixture.url, `/api/runs/${runId}/events`);
+    const waiting = await settled(fixture.url, runId);
+    expect(waiting.run.status).toBe('awaiting_approval');
+    expect(waiting.interruptions).toEqual([
+      { callId: expect.stringMatching(/^\d+:0$/), tool: 'deleteRecord', params: { id: 'old-1' } },
+    ]);
+    const callId = waiting.interruptions[0].callId;
+    const decided = await http(fixture.url, `/api/runs/${runId}/decisions`, {
+      method: 'POST',
+      body: { decisions: { [callId]: { approve: true } } },
+    });
+    expect(decided.status).toBe(202);
+    await readEventStream(fixture.url, `/api/runs/${runId}/events`);
+    const done = await settled(fixture.url, runId);
+    expect(done.run.status).toBe('completed');
+    expect(done.events.at(-1)).toMatchObject({ type: 'run-end', output: { cleaned: true } });
+    const requestIds = done.events
+      .filter((event: any) => event.type === 'request-start')
+      .map((event: any) => event.requestId);
+    expect(requestIds).toEqual([`${runId}#1`, `${runId}#1~2`]);
+    expect(Object.keys(done.requests)).toEqual(requestIds);
+    // The second turn's messages hold the approved Call's result.
+    const second = done.requests[`${runId}#1~2`].messages;
+    expect(second.map((message: any) => message.content).join('\n')).toContain('old-1');
+    const ends = done.events.filter((event: any) => event.type === 'request-end');
+    expect(ends.map((event: any) => event.requestId)).toEqual(requestIds);
+  });
+});
+
 describe('history', () => {
   it('lists runs newest first, with tool, status, duration and tokens, also after a restart on the same store', async () => {
     const waiting = await startRun('deleteRecord', { id: 'after-restart' });

@@ -16,7 +16,8 @@ import { ScriptedProvider } from 'ideact/testing';
  * A playground on fixture Tools and Ideas, for the server tests and the browser tests (issue 20):
  * a container with `order` (enum, nested object, array, defaults; an Activity), `deleteRecord`
  * (needsApproval), `summarize` (a module whose Idea has a data message), and an ideas folder with
- * the agent Idea `planner` (offers `summarize`). The model is a streaming ScriptedProvider.
+ * the agent Ideas `planner` (offers `summarize`) and `cleaner` (offers `deleteRecord`, so its run
+ * stops for approval). The model is a streaming ScriptedProvider.
  */
 
 /** A Tool with an enum, a nested object, an array, defaults and required params (explicit). */
@@ -117,6 +118,26 @@ const plannerIdea: Idea = {
   },
 };
 
+const cleanerIdea: Idea = {
+  name: 'cleaner',
+  description: 'Deletes an old record (which waits for approval), then reports.',
+  context: [{ type: 'system', text: 'You are a cleaner.' }],
+  schema: {
+    type: 'object',
+    properties: {
+      calls: { type: 'array', items: { anyOf: [deleteRecordTool] } },
+      output: {
+        anyOf: [
+          { type: 'object', properties: { cleaned: { type: 'boolean' } }, required: ['cleaned'] },
+          { type: 'null' },
+        ],
+      },
+    },
+    required: ['calls', 'output'],
+    additionalProperties: false,
+  },
+};
+
 /** The fixture model: the summarizer answers a summary, the planner calls `summarize`, then plans. */
 export function playgroundScript(request: ProviderRequest): unknown {
   const prompt = request.messages.map((message) => message.content).join('\n');
@@ -128,6 +149,11 @@ export function playgroundScript(request: ProviderRequest): unknown {
           calls: [{ _tool: 'summarize', text: 'The goal, in full.' }],
           output: null,
         };
+  }
+  if (prompt.includes('You are a cleaner.')) {
+    return prompt.includes('## Result of')
+      ? { calls: [], output: { cleaned: true } }
+      : { calls: [{ _tool: 'deleteRecord', id: 'old-1' }], output: null };
   }
   throw new Error(`playgroundScript: unexpected request: ${prompt.slice(0, 200)}`);
 }
@@ -165,6 +191,7 @@ export async function startPlayground(
   await fs.mkdir(ideasDir);
   await fs.writeFile(path.join(ideasDir, 'summarize.json'), JSON.stringify(summarizeIdea, null, 2));
   await fs.writeFile(path.join(ideasDir, 'planner.json'), JSON.stringify(plannerIdea, null, 2));
+  await fs.writeFile(path.join(ideasDir, 'cleaner.json'), JSON.stringify(cleanerIdea, null, 2));
   const storeDir = options.storeDir ?? path.join(base, 'runs');
   const provider = new ScriptedProvider(playgroundScript, {
     stream: { chunkSize: 8, delayMs: 15, ...options.stream },
