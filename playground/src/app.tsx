@@ -34,9 +34,15 @@ export function App() {
             Runs
           </a>
         </nav>
-        {info !== undefined && <ProviderBanner info={info} />}
-        {infoError !== undefined && <span className="banner error">{infoError}</span>}
+        {info !== undefined && (
+          <span className="store-kind">
+            runs: {info.store.kind}
+            {info.store.location !== undefined ? ` (${info.store.location})` : ''}
+          </span>
+        )}
       </header>
+      {info !== undefined && <ProviderBanner info={info} />}
+      {infoError !== undefined && <div className="banner error">{infoError}</div>}
       <main>
         {route.page === 'tools' && <ToolsPage />}
         {route.page === 'tool' && <ToolPage key={route.name} name={route.name} />}
@@ -49,17 +55,17 @@ export function App() {
 }
 
 function ProviderBanner(props: { info: ServerInfo }) {
-  const { provider, store } = props.info;
+  const { provider } = props.info;
   const model = provider.model === undefined ? '' : ` · ${provider.model}`;
   return (
-    <span
+    <div
       className={`banner ${provider.offline ? 'offline' : 'online'}`}
       data-testid="provider-banner"
-      title={provider.note}
     >
-      {provider.offline ? 'offline provider' : `provider: ${provider.name}${model}`}
-      {provider.offline && provider.note !== undefined ? ` — ${provider.note}` : ''}
-      <span className="store"> · runs: {store.kind}</span>
-    </span>
+      <strong>
+        {provider.offline ? 'offline provider' : `provider: ${provider.name}${model}`}
+      </strong>
+      {provider.note !== undefined && <span> — {provider.note}</span>}
+    </div>
   );
 }
