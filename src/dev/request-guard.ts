@@ -49,7 +49,8 @@ export function guardRequest(request: IncomingMessage, hosts: ReadonlySet<string
 function originHost(origin: string): string {
   try {
     const url = new URL(origin);
-    if (url.protocol !== 'http:' || url.pathname !== '/' || origin.endsWith('/')) return '';
+    // Exactly `http://host:port` as browsers send it: no user, path, query or trailing slash.
+    if (url.protocol !== 'http:' || url.origin !== origin.toLowerCase()) return '';
     return url.host.toLowerCase();
   } catch {
     return '';
