@@ -297,6 +297,14 @@ describe('playground in Chromium', () => {
       .locator(testId('history-row'))
       .evaluateAll((elements) => elements.map((element) => element.children[1]?.textContent));
     expect(tools).toEqual(['deleteRecord', 'deleteRecord', 'deleteRecord', 'planner', 'order']);
+    // Duration and tokens per run (the planner’s three requests used tokens).
+    const cells = (tool: string) =>
+      page
+        .locator(`${testId('history-row')}:has-text("${tool}") td`)
+        .evaluateAll((elements) => elements.map((element) => element.textContent ?? ''));
+    const planner = await cells('planner');
+    expect(planner[4]).toMatch(/^\d+(\.\d)? (ms|s)$/);
+    expect(planner[5]).toMatch(/^[1-9]\d* \/ [1-9]\d* \/ [1-9]\d*$/);
 
     const storeDir = playground.storeDir;
     await playground.close();
