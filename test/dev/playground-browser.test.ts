@@ -285,6 +285,26 @@ describe('playground in Chromium', () => {
     await page.locator(`${testId('run-status')}:text("failed")`).waitFor();
   });
 
+  it('approves the Call an agent run stopped for: the resumed run continues in the same tree', async () => {
+    await page.goto(`${playground.url}#/tools/cleaner`);
+    await page.locator(testId('run-button')).click();
+    await page.waitForURL(/#\/runs\/.+/);
+    await page.locator(`${testId('run-status')}:text("awaiting_approval")`).waitFor();
+    const approval = page.locator(testId('approval'));
+    await expect(approval.textContent()).resolves.toContain('old-1');
+    await approval.locator(testId('approve-button')).click();
+    await page.locator(`${testId('run-status')}:text("completed")`).waitFor();
+    // One run node: the resumed run's turn joins the first one; the approved Call ran.
+    expect(await page.locator(testId('tree-run')).count()).toBe(1);
+    expect(await page.locator(testId('tree-request')).count()).toBe(2);
+    const call = page.locator(`${testId('tree-call')}[data-tool="deleteRecord"]`);
+    expect(await call.getAttribute('data-status')).toBe('done');
+    await page.locator(`${testId('tree-run')} > .node-head`).click();
+    expect(JSON.parse((await page.locator(testId('run-output')).textContent()) ?? '')).toEqual({
+      cleaned: true,
+    });
+  });
+
   it('shows the runs in the history after a reload and after a server restart', async () => {
     await page.goto(`${playground.url}#/runs`);
     await page.reload();
@@ -292,11 +312,25 @@ describe('playground in Chromium', () => {
     const statuses = await page
       .locator(testId('history-status'))
       .evaluateAll((elements) => elements.map((element) => element.textContent));
-    expect(statuses).toEqual(['failed', 'completed', 'completed', 'completed', 'completed']);
+    expect(statuses).toEqual([
+      'completed',
+      'failed',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+    ]);
     const tools = await page
       .locator(testId('history-row'))
       .evaluateAll((elements) => elements.map((element) => element.children[1]?.textContent));
-    expect(tools).toEqual(['deleteRecord', 'deleteRecord', 'deleteRecord', 'planner', 'order']);
+    expect(tools).toEqual([
+      'cleaner',
+      'deleteRecord',
+      'deleteRecord',
+      'deleteRecord',
+      'planner',
+      'order',
+    ]);
     // Duration and tokens per run (the planner’s three requests used tokens).
     const cells = (tool: string) =>
       page
@@ -312,7 +346,7 @@ describe('playground in Chromium', () => {
     try {
       await page.goto(`${restarted.url}#/runs`);
       await page.locator(testId('history-row')).first().waitFor();
-      expect(await page.locator(testId('history-row')).count()).toBe(5);
+      expect(await page.locator(testId('history-row')).count()).toBe(6);
       // The link opens the stored run with its tree.
       await page.locator(`${testId('history-row')}:has-text("planner") a`).click();
       await page.locator(`${testId('tree-call')}[data-tool="summarize"]`).waitFor();
