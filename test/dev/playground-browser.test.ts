@@ -15,7 +15,14 @@ import { GLOSSARY, startPlayground, type PlaygroundFixture } from './support/sta
  */
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const screenshots = path.join(repoRoot, 'docs', 'img');
+/**
+ * Where the screenshots go: a temp folder, so a test run changes no tracked file; the README's are
+ * refreshed with `IDEACT_SCREENSHOTS_DIR=docs/img npx jest test/dev/playground-browser.test.ts`.
+ */
+const screenshots = path.resolve(
+  repoRoot,
+  process.env.IDEACT_SCREENSHOTS_DIR ?? path.join(os.tmpdir(), 'ideact-playground-screenshots'),
+);
 
 /** Chromium from CHROMIUM_PATH or the Debian package; a clear failure when there is none. */
 function chromiumPath(): string {
@@ -222,6 +229,9 @@ describe('playground in Chromium', () => {
       await page.locator(`${testId('tree-request')}, ${testId('tree-call')}`).count(),
     );
     await page.screenshot({ path: path.join(screenshots, 'playground-run.png'), fullPage: true });
+    for (const name of ['playground-tool-form.png', 'playground-run.png']) {
+      expect((await fs.stat(path.join(screenshots, name))).size).toBeGreaterThan(10_000);
+    }
   });
 
   it('approves an interrupted Call with a button and the run finishes', async () => {
