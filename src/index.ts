@@ -77,6 +77,7 @@ export { NestedAgentRequiredError } from './errors/nested-agent-required.error';
 // run stores (issue 18)
 export { RunExistsError } from './errors/run-exists.error';
 export { RunNotFoundError } from './errors/run-not-found.error';
+export { PlaygroundConfigError } from './errors/playground-config.error';
 export { DatabaseConnectionError } from './errors/database-connection.error';
 export { InvalidRunIdError } from './errors/invalid-run-id.error';
 
@@ -459,6 +460,19 @@ export type { ReopenOptions } from './engine/stored-run-control';
 export type { EngineOptions } from './engine/engine-options';
 export type { WorkerRunHeader } from './engine/run-workflow';
 export type { WorkerRunResult } from './engine/worker-run-result';
+
+// ── playground (`ideact dev`) ─────────────────────────────────────────────────
+export { startDevServer } from './dev/start-dev-server';
+export type { DevServer, DevServerOptions } from './dev/start-dev-server';
+export type {
+  PlaygroundToolSummary,
+  PlaygroundToolDetail,
+  PlaygroundRunSummary,
+  PlaygroundInterruption,
+  PlaygroundProviderInfo,
+  RenderedMessage,
+} from './dev/playground-api';
+export type { PlaygroundRunDetail } from './dev/playground-runs';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { bothNames, bothNamesInCode } from '../protocol/protocol-vocabulary';
 import type { CliIo } from './cli-io';
+import type { DevCommandOptions } from './commands/dev-command';
 import type { RunCommandOptions } from './commands/run-command';
 import { registerDurableCommands } from './durable-commands';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
@@ -124,6 +125,21 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
         ),
     );
 
+  program
+    .command('dev')
+    .description(
+      'Serve the local web playground: a form per Tool and Idea, live run trees, approvals, history.',
+    )
+    .option('--ideas <dir>', 'a folder of Idea files to serve (module paths resolve in it)')
+    .option('--config <file>', 'a module exporting a container or a createContainer configuration')
+    .option('--port <n>', 'port to listen on (0 = any free port)', '4111')
+    .option('--host <host>', 'host to bind (default 127.0.0.1, loopback only)')
+    .option('--open', "open the playground in the system's browser")
+    .addHelpText('after', DEV_HELP)
+    .action(async (options: DevCommandOptions) =>
+      run(async () => (await import('./commands/dev-command')).devCommand(options, io)),
+    );
+
   registerDurableCommands(program, io, run);
 
   return program;
@@ -163,6 +179,15 @@ Exit codes:
   130  interrupted (Ctrl-C); \`run\` saves its state first
 
 Set DEBUG=ideact to print stack traces.`;
+
+const DEV_HELP = `
+Examples:
+  ideact dev --ideas examples/music
+  ideact dev --config dist/tools.js --ideas ideas --port 0 --open
+
+Runs use OPENAI_API_KEY / OPENAI_BASE_URL when set, else the offline provider (placeholder answers,
+said on the page). Runs are stored in .ideact/runs. The server answers only its own pages (Host and
+Origin checked) and serves no file but its built assets.`;
 
 const RUN_HELP = `
 Examples:

@@ -29,7 +29,7 @@ export class RunContext {
   readonly store?: RunStore;
   private readonly sink: RunEventListener;
   /** Shared by a run's contexts, so observing the root turns on deltas everywhere below it. */
-  private readonly flags: { observed: boolean };
+  private readonly flags: RunContextFlags;
   private requests = 0;
 
   constructor(options: {
@@ -37,7 +37,7 @@ export class RunContext {
     path: readonly string[];
     sink: RunEventListener;
     signal?: AbortSignal;
-    flags?: { observed: boolean };
+    flags?: RunContextFlags;
     store?: RunStore;
   }) {
     this.runId = options.runId;
@@ -56,6 +56,16 @@ export class RunContext {
   /** Turns on `solution-delta` events for this context and every context derived from it. */
   observe(): void {
     this.flags.observed = true;
+  }
+
+  /** True when `request-start` events carry the rendered messages (opt-in: they can be large). */
+  get recordsMessages(): boolean {
+    return this.flags.messages === true;
+  }
+
+  /** Makes `request-start` events carry their rendered messages, here and in every derived context. */
+  recordMessages(): void {
+    this.flags.messages = true;
   }
 
   /** A context that only counts what happens (no listener): for Calls run outside an agent. */
@@ -117,6 +127,14 @@ export class RunContext {
       store: this.store,
     });
   }
+}
+
+/** Switches shared by a run's contexts (the root's and every derived one). */
+export interface RunContextFlags {
+  /** Someone reads `solution-delta` events. */
+  observed: boolean;
+  /** `request-start` events carry the request's rendered messages. */
+  messages?: boolean;
 }
 
 /** Options of the contexts derived from a run's: a listener that sees their events first, a signal. */

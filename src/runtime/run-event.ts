@@ -1,5 +1,6 @@
 import type { Usage } from '../llm/provider';
 import type { CallError } from '../protocol/call';
+import type { ChatMessage } from '../protocol/message';
 
 /**
  * The events of a run (`agent.stream()`, `run.subscribe()`): plain JSON, so they can be logged,
@@ -44,6 +45,11 @@ export interface RequestStartEvent extends RunEventBase {
   schemaName?: string;
   /** 0 for the first attempt, then 1, 2… for each repair (R-REQ-3). */
   attempt: number;
+  /**
+   * The messages exactly as the provider received them; only when the run was started with
+   * `events: { messages: true }` (off by default: prompts are large and may hold personal data).
+   */
+  messages?: ChatMessage[];
 }
 
 /** Text of the solution arrived (streaming); `partial` is the JSON parsed from the text so far. */

@@ -1,7 +1,6 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { ideaNameOf, listIdeaFiles } from '../../codegen/idea-files';
 import { CliUsageError } from '../../errors/cli-usage.error';
-import { IdeaFileNotFoundError } from '../../errors/idea-file-not-found.error';
 import { UnknownAgentError } from '../../errors/unknown-agent.error';
 import type { Provider } from '../../llm/provider';
 import type { Idea } from '../../protocol/idea';
@@ -39,7 +38,7 @@ export interface IdeaAgents {
 
 /** The agent name of an Idea file: its base name without `.idea.json` / `.json`. */
 export function agentNameOf(file: string): string {
-  return path.basename(file).replace(/(\.idea)?\.json$/i, '');
+  return ideaNameOf(file);
 }
 
 /** Indexes `--idea FILE` or `--ideas DIR` (recursively) and builds each agent once, when first needed. */
@@ -121,18 +120,9 @@ async function buildAgent(
   });
 }
 
-/** Idea files (`.json`) under `dir`, recursively, sorted. */
+/** Idea files (`.json`) under `dir`, recursively, sorted; a usage error when there are none. */
 async function ideaFiles(dir: string): Promise<string[]> {
-  let entries: string[];
-  try {
-    entries = (await fs.readdir(dir, { recursive: true })) as string[];
-  } catch (error) {
-    throw new IdeaFileNotFoundError({ file: dir, cause: error });
-  }
-  const files = entries
-    .filter((entry) => entry.toLowerCase().endsWith('.json'))
-    .map((entry) => path.join(dir, entry))
-    .sort();
+  const files = await listIdeaFiles(dir);
   if (files.length === 0) {
     throw new CliUsageError({
       option: '--ideas',
@@ -145,30 +135,17 @@ async function ideaFiles(dir: string): Promise<string[]> {
 
 /** The Idea's context with its input message replaced by one holding `value` (checked against its schema). */
 async function withInput(idea: Idea, value: unknown, file: string): Promise<Message[]> {
-  const { findIdeaInput } = await import('../../protocol/invert-idea');
-  const { validateJson } = await import('../../protocol/json-validation');
+  const { ideaContextWithInput } = await import('../../protocol/idea-input');
   const { formatIssues } = await import('../../errors/validation-issue');
-  const { isInputMessage } = await import('../../protocol/data-view');
-  const schema = findIdeaInput(idea)?.schema;
-  if (schema !== undefined) {
-    const issues = validateJson(schema, value);
-    if (issues.length > 0) {
-      throw new CliUsageError({
-        option: '--input',
-        reason: `does not match the input schema of ${file}: ${formatIssues(issues).replace(/\n/g, '; ')}`,
-        fix: 'Fix the input so it matches the schema (see the Idea’s input message).',
-      });
-    }
+  const { context, issues } = ideaContextWithInput(idea, value);
+  if (issues.length > 0) {
+    throw new CliUsageError({
+      option: '--input',
+      reason: `does not match the input schema of ${file}: ${formatIssues(issues).replace(/\n/g, '; ')}`,
+      fix: 'Fix the input so it matches the schema (see the Idea’s input message).',
+    });
   }
-  const message: Message =
-    schema === undefined
-      ? { type: 'input', input: value }
-      : { type: 'input', input: value, schema };
-  const rest = idea.context.filter((item) => !isInputMessage(item));
-  const first = idea.context.findIndex(isInputMessage);
-  return first === -1
-    ? [...rest, message]
-    : [...rest.slice(0, first), message, ...rest.slice(first)];
+  return context;
 }
 
 /** `--provider offline|openai`, else the environment's (OPENAI_API_KEY / OPENAI_BASE_URL), else offline. */

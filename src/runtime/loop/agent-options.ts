@@ -142,6 +142,11 @@ export interface RunOptions {
   /** Where this run is stored (overrides the agent's `store`). */
   store?: RunStore;
   /**
+   * What the run's events carry besides the defaults: `messages: true` adds each request's rendered
+   * messages to its `request-start` event (also of module sub-requests and nested runs), e.g. for a UI.
+   */
+  events?: { messages?: boolean };
+  /**
    * Decisions, by callId, for the Calls a run awaiting approval stopped for (with `state`, or in
    * `agent.resume(runId, { decisions })`): approve, reject with a reason, or edit the params.
    */

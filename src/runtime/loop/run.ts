@@ -148,6 +148,7 @@ export class Run {
             store: this.store,
           })
         : setup.parent.forNestedRun(this.id, { listener: own, signal });
+    if (options.events?.messages === true) this.context.recordMessages();
     this.lastGood = markState(state);
   }
 

@@ -59,6 +59,9 @@ export function sendRequest(
         ...(provider.name === undefined ? {} : { provider: provider.name }),
         ...(request.schemaName === undefined ? {} : { schemaName: request.schemaName }),
         attempt: observer.attempt,
+        ...(run?.recordsMessages === true
+          ? { messages: request.messages.map(({ role, content }) => ({ role, content })) }
+          : {}),
       });
       let response: ProviderResponse;
       try {
