@@ -460,3 +460,15 @@ export { IdeaFileNotFoundError } from './errors/idea-file-not-found.error';
 export { CliUsageError } from './errors/cli-usage.error';
 // ── inspection ────────────────────────────────────────────────────────────────
 export { renderState } from './cli/render-state';
+
+// ── MCP server (issue 19: ideact Tools and Ideas served over MCP; the SDK loads with the server) ──
+export { createMcpServer } from './mcp/server/create-mcp-server';
+export type {
+  IdeactMcpServer,
+  McpIdeasSource,
+  McpServerOptions,
+  McpServerSource,
+} from './mcp/server/create-mcp-server';
+export type { McpHttpEndpoint, McpHttpOptions } from './mcp/server/serve-http';
+export { OUTPUT_WRAPPER_META_KEY, OUTPUT_WRAPPER_PROPERTY } from './mcp/server/mcp-tool-definition';
+export { ERROR_META_KEY } from './mcp/server/mcp-tool-call';

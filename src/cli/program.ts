@@ -3,6 +3,7 @@ import { bothNames, bothNamesInCode } from '../protocol/protocol-vocabulary';
 import type { CliIo } from './cli-io';
 import type { RunCommandOptions } from './commands/run-command';
 import { registerDurableCommands } from './durable-commands';
+import { registerMcpCommands } from './mcp-commands';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
 import { packageVersion } from './package-version';
 import { reportError } from './report-error';
@@ -119,6 +120,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
     );
 
   registerDurableCommands(program, io, run);
+  registerMcpCommands(program, io, run);
 
   return program;
 }
