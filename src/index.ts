@@ -87,6 +87,12 @@ export { RunFinishedError } from './errors/run-finished.error';
 export { RunActiveError } from './errors/run-active.error';
 export { UnknownAgentError } from './errors/unknown-agent.error';
 
+// MCP client (issue 19)
+export { McpConnectionError } from './errors/mcp-connection.error';
+export type { McpTransportKind } from './errors/mcp-connection.error';
+export { McpToolError } from './errors/mcp-tool.error';
+export { McpResourceError } from './errors/mcp-resource.error';
+
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
 export type {
@@ -231,6 +237,8 @@ export { ModuleLoader, ANONYMOUS_MODULE } from './runtime/module-loader';
 export type { ModuleLoaderOptions, LoadedModule } from './runtime/module-loader';
 export { Toolkit } from './runtime/toolkit';
 export type { ToolkitOptions } from './runtime/toolkit';
+export { isToolset } from './runtime/toolset';
+export type { Toolset } from './runtime/toolset';
 export type { ActivityFunction, ActivityContext, ParamsTransformer } from './runtime/activity';
 export { Executor } from './runtime/executor';
 export type { ExecutorOptions, ChildExecutorOptions } from './runtime/executor';
@@ -275,6 +283,7 @@ export {
   PROVIDER,
   IDEACT_CONFIG,
   TOOLS,
+  TOOLSETS,
   ACTIVITIES,
   PARAMS_TRANSFORMERS,
   MODULE_RUNNER,
@@ -472,3 +481,22 @@ export type {
 export type { McpHttpEndpoint, McpHttpOptions } from './mcp/server/serve-http';
 export { OUTPUT_WRAPPER_META_KEY, OUTPUT_WRAPPER_PROPERTY } from './mcp/server/mcp-tool-definition';
 export { ERROR_META_KEY } from './mcp/server/mcp-tool-call';
+
+// ── MCP client (issue 19: an MCP server's tools as a Toolset; the SDK loads on first connect) ──
+export { mcpTools } from './mcp/client/mcp-tools';
+export { McpToolset } from './mcp/client/mcp-toolset';
+export type { McpToolsOptions } from './mcp/client/mcp-toolset';
+export { mcpResources } from './mcp/client/mcp-resources';
+export type { McpResourcesOptions } from './mcp/client/mcp-resources';
+export { isStdioServer } from './mcp/client/mcp-server-config';
+export type {
+  McpServerConfig,
+  McpStdioServer,
+  McpHttpServer,
+} from './mcp/client/mcp-server-config';
+export { MCP_CONTENT_RESULT_SCHEMA } from './mcp/client/mcp-content';
+export type {
+  McpContentBlock,
+  McpContentResult,
+  McpResourceContents,
+} from './mcp/client/mcp-content';
