@@ -20,8 +20,6 @@ export interface McpConnection {
 export interface ConnectOptions {
   /** Called when the server announces `notifications/tools/list_changed`. */
   onToolsChanged?: () => void;
-  /** Timeout of the handshake, in milliseconds (SDK default 60 s). */
-  timeoutMs?: number;
 }
 
 /** How much of a stdio server's stderr is kept for error messages. */
@@ -58,8 +56,6 @@ export async function connectMcpClient(
             }),
       },
     );
-  const requestOptions =
-    options.timeoutMs === undefined ? undefined : { timeout: options.timeoutMs };
 
   if (isStdioServer(server)) {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
@@ -76,7 +72,7 @@ export async function connectMcpClient(
     });
     const client = newClient();
     try {
-      await client.connect(transport, requestOptions);
+      await client.connect(transport);
     } catch (error) {
       await closeQuietly(client, transport);
       const stderr = tail.trim();
@@ -97,7 +93,7 @@ export async function connectMcpClient(
   const streamable = new StreamableHTTPClientTransport(url, { requestInit });
   const client = newClient();
   try {
-    await client.connect(streamable, requestOptions);
+    await client.connect(streamable);
     return { client, server: label, transport: 'streamable-http', stderrTail: () => '' };
   } catch (error) {
     await closeQuietly(client, streamable);
@@ -116,7 +112,7 @@ export async function connectMcpClient(
   const sse = new SSEClientTransport(url, { requestInit });
   const sseClient = newClient();
   try {
-    await sseClient.connect(sse, requestOptions);
+    await sseClient.connect(sse);
   } catch (error) {
     await closeQuietly(sseClient, sse);
     throw new McpConnectionError({
@@ -129,15 +125,22 @@ export async function connectMcpClient(
   return { client: sseClient, server: label, transport: 'sse', stderrTail: () => '' };
 }
 
-/** An error's message with its cause's code (fetch's "fetch failed" says little without ECONNREFUSED). @internal */
+/**
+ * An error's message with the first `code` of its cause chain (fetch's "fetch failed" says little
+ * without ECONNREFUSED). Duck-typed: errors from another realm (undici's) fail `instanceof Error`.
+ * @internal
+ */
 export function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const code =
-    typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message !== 'string') return String(error);
   const own = (error as { code?: unknown }).code;
-  const detail = typeof code === 'string' && code !== own ? ` (${code})` : '';
-  return `${error.message.replace(/\.$/, '')}${detail}`;
+  let cause = (error as { cause?: unknown }).cause;
+  for (let depth = 0; depth < 4 && typeof cause === 'object' && cause !== null; depth += 1) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== own) return `${message.replace(/\.$/, '')} (${code})`;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return message.replace(/\.$/, '');
 }
 
 async function closeQuietly(client: Client, transport: Transport): Promise<void> {

@@ -25,10 +25,7 @@ export async function mcpResources(
   uris: readonly string[],
   options: McpResourcesOptions = {},
 ): Promise<DataMessage[]> {
-  const connection =
-    server instanceof McpToolset
-      ? undefined
-      : await connectMcpClient(server, { timeoutMs: options.timeoutMs });
+  const connection = server instanceof McpToolset ? undefined : await connectMcpClient(server);
   const client = server instanceof McpToolset ? server.client : connection!.client;
   const label = server instanceof McpToolset ? server.server : connection!.server;
   const transport = server instanceof McpToolset ? server.transport : connection!.transport;

@@ -15,7 +15,6 @@ export async function mcpTools(
   const created: { toolset?: McpToolset } = {};
   const connection = await connectMcpClient(server, {
     onToolsChanged: () => void created.toolset?.refresh().catch(() => undefined),
-    timeoutMs: options.timeoutMs,
   });
   const toolset = new McpToolset(connection, options);
   created.toolset = toolset;

@@ -17,7 +17,7 @@ export interface McpToolsOptions {
   exclude?: readonly string[];
   /** Put before each tool's name, against clashes with other tools: `fs_` → `fs_read_file`. */
   prefix?: string;
-  /** Per request (each Call, the handshake, the tool list), in milliseconds; default the SDK's 60 000. */
+  /** Per Call (and tool listing), in milliseconds; default the SDK's 60 000. The handshake keeps the SDK's. */
   timeoutMs?: number;
 }
 

@@ -45,14 +45,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The everything server in `streamableHttp` mode on a free port; resolves once it listens. */
-export async function startEverythingHttp(): Promise<HttpServerProcess> {
+/**
+ * The everything server on a free port (it reads PORT), in `streamableHttp` mode (endpoint /mcp) or
+ * the old `sse` mode (GET /sse); resolves once it listens.
+ */
+export async function startEverythingHttp(
+  mode: 'streamableHttp' | 'sse' = 'streamableHttp',
+): Promise<HttpServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+  const child = spawn(process.execPath, [EVERYTHING, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await waitForOutput(child, 'stderr', /listening on port/);
+  await waitForOutput(child, 'stderr', /listening on port|running on port/);
   return { server: { url: `http://127.0.0.1:${port}/mcp` }, stop: () => stop(child) };
 }
 
