@@ -68,7 +68,7 @@ export async function mcpServeCommand(options: McpServeOptions, io: CliIo): Prom
   });
   io.stderr(
     `ideact mcp serve: serving ${names.join(', ')} at ${endpoint.url.href}` +
-      `${options.token === undefined ? '' : ' (bearer token required)'}; Ctrl-C stops it\n`,
+      `${options.token === undefined ? '' : ' (bearer token required)'} until Ctrl-C\n`,
   );
   const signal = await stopSignal();
   io.stderr(`ideact mcp serve: ${signal}: stopping\n`);
