@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
+import { URL } from 'node:url';
 import { loadIdeact, ROOT } from './lib/ideact-package.mjs';
 import { formatNumber, median } from './lib/stats.mjs';
 
