@@ -42,7 +42,8 @@ export function servedTool(tool: ToolSchema): ServedTool {
         type: 'object',
         properties: { [OUTPUT_WRAPPER_PROPERTY]: output ?? {} },
         required: [OUTPUT_WRAPPER_PROPERTY],
-        ...definitions,
+        // `#/$defs/…` resolves against the document root, which is now the wrapper.
+        ...mergedDefinitions(definitions, output),
       }
     : { ...definitions, ...output };
   const definition: McpTool = {
@@ -64,6 +65,16 @@ export function structuredOutput(served: ServedTool, output: unknown): Record<st
 /** True for a schema MCP accepts as an outputSchema as it is: `type: 'object'`. */
 function isObjectSchema(schema: JSONSchema | undefined): schema is JSONSchema {
   return schema !== undefined && schema.type === 'object';
+}
+
+/** The Tool's root definitions with the output schema's own (which win on a name clash). */
+function mergedDefinitions(root: JSONSchema, output: JSONSchema | undefined): JSONSchema {
+  const merged: JSONSchema = { ...root };
+  for (const key of ['$defs', 'definitions'] as const) {
+    const own = output?.[key];
+    if (own !== undefined) merged[key] = { ...root[key], ...own };
+  }
+  return merged;
 }
 
 /** The Tool's root `$defs` / `definitions`, so `#/$defs/…` references in `_output` still resolve. */
