@@ -7,7 +7,16 @@ import type { ActivityContext, ActivityFunction } from '../../runtime/activity';
 import type { Toolset } from '../../runtime/toolset';
 import { describeError, type McpConnection } from './connect-mcp-client';
 import { contentText, toContentBlocks, type McpContentResult } from './mcp-content';
-import { toToolSchema } from './mcp-tool-schema';
+import { outputWrapperOf, toToolSchema } from './mcp-tool-schema';
+
+type SdkTypes = typeof import('@modelcontextprotocol/sdk/types.js');
+let sdkTypes: SdkTypes | undefined;
+
+/** The SDK's types module, loaded once (an `import()` per Call would copy its exports each time). */
+async function loadSdkTypes(): Promise<SdkTypes> {
+  sdkTypes ??= await import('@modelcontextprotocol/sdk/types.js');
+  return sdkTypes;
+}
 
 /** Which of a server's tools become Tools, under which names, and how long a Call may take. */
 export interface McpToolsOptions {
@@ -155,9 +164,11 @@ export class McpToolset implements Toolset, AsyncDisposable {
     for (const tool of chosen) {
       const name = prefix + tool.name;
       tools.push(toToolSchema(tool, name));
-      const hasOutputSchema = tool.outputSchema !== undefined;
-      activities[name] = (params, context) =>
-        this.callTool(tool.name, params, context, hasOutputSchema);
+      const output: OutputShape = {
+        hasSchema: tool.outputSchema !== undefined,
+        wrapper: outputWrapperOf(tool),
+      };
+      activities[name] = (params, context) => this.callTool(tool.name, params, context, output);
     }
     this.currentTools = Object.freeze(tools);
     this.currentActivities = Object.freeze(activities);
@@ -173,7 +184,7 @@ export class McpToolset implements Toolset, AsyncDisposable {
     toolName: string,
     params: Record<string, unknown>,
     context: Pick<ActivityContext, 'signal'>,
-    hasOutputSchema: boolean,
+    shape: OutputShape,
   ): Promise<unknown> {
     if (this.closed) {
       throw new McpConnectionError({
@@ -183,7 +194,7 @@ export class McpToolset implements Toolset, AsyncDisposable {
         reason: 'the toolset was closed',
       });
     }
-    const { CallToolResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const { CallToolResultSchema } = await loadSdkTypes();
     let result: CallToolResult;
     try {
       // The SDK's request(), not callTool(): the output check stays ideact's (a typed error naming the tool).
@@ -206,8 +217,12 @@ export class McpToolset implements Toolset, AsyncDisposable {
         isToolError: true,
       });
     }
-    if (result.structuredContent !== undefined) return result.structuredContent;
-    if (hasOutputSchema) {
+    if (result.structuredContent !== undefined) {
+      return shape.wrapper === undefined
+        ? result.structuredContent
+        : (result.structuredContent[shape.wrapper] ?? null);
+    }
+    if (shape.hasSchema) {
       throw new McpToolError({
         server: this.server,
         toolName,
@@ -244,6 +259,12 @@ export class McpToolset implements Toolset, AsyncDisposable {
   private requestOptions(): { timeout?: number } {
     return this.options.timeoutMs === undefined ? {} : { timeout: this.options.timeoutMs };
   }
+}
+
+/** What a tool's output looks like: whether it has an outputSchema, and the property an ideact server wrapped it in. */
+interface OutputShape {
+  hasSchema: boolean;
+  wrapper?: string;
 }
 
 function withStderr(reason: string, stderr: string): string {
