@@ -1,4 +1,11 @@
-import { Executor, McpToolError, mcpTools, mcpResources, type McpToolset } from 'ideact';
+import {
+  Executor,
+  McpResourceError,
+  McpToolError,
+  mcpTools,
+  mcpResources,
+  type McpToolset,
+} from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 import { everythingStdio, startEverythingHttp, type HttpServerProcess } from './mcp-test-servers';
 
@@ -147,5 +154,34 @@ describe.each(['stdio', 'streamable-http'] as const)(
         },
       ]);
     });
+
+    it('a resource the server cannot read: McpResourceError naming server and URI', async () => {
+      const error = await mcpResources(toolset, ['demo://resource/dynamic/text/0']).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(McpResourceError);
+      expect(error).toMatchObject({
+        uri: 'demo://resource/dynamic/text/0',
+        server: toolset.server,
+      });
+    });
   },
 );
+
+describe('mcpResources with a server config', () => {
+  it('connects for the reads and returns text and blob contents as data messages', async () => {
+    const messages = await mcpResources(everythingStdio(), [
+      'demo://resource/dynamic/text/3',
+      'demo://resource/dynamic/blob/3',
+    ]);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatchObject({
+      type: 'data',
+      data: { uri: 'demo://resource/dynamic/text/3', text: expect.any(String) },
+    });
+    const blob = messages[1]!.data as { uri: string; blob?: string; text?: string };
+    expect(blob.uri).toBe('demo://resource/dynamic/blob/3');
+    expect(Buffer.from(blob.blob!, 'base64').length).toBeGreaterThan(0);
+    expect(blob.text).toBeUndefined();
+  });
+});
