@@ -8,7 +8,8 @@ import { MCP_CONTENT_RESULT_SCHEMA } from './mcp-content';
  * An MCP tool as an ideact ToolSchema named `name` (the MCP name with the toolset's prefix): the
  * `inputSchema`'s properties and `required` become the params, its other keywords (`$defs`,
  * `additionalProperties`, …) stay on the schema, the description is kept, and `_output` is the
- * `outputSchema` (else {@link MCP_CONTENT_RESULT_SCHEMA}), so the executor checks every output. An
+ * `outputSchema` (else {@link MCP_CONTENT_RESULT_SCHEMA}), so the executor checks every output.
+ * Params named with a leading `_` are left out (ideact's meta-fields). An
  * output an ideact server wrapped (`_meta['ideact/outputWrapper']`) is unwrapped: `_output` is the
  * wrapped property's schema, so a Tool served and consumed again keeps its `_output` exactly.
  * @internal
@@ -21,7 +22,12 @@ export function toToolSchema(tool: McpTool, name: string): ToolSchema {
     $schema: _schema,
     ...rest
   } = tool.inputSchema as JSONSchema & { $schema?: unknown };
-  const params = (properties ?? {}) as Record<string, JSONSchema>;
+  // `_` names are ideact's meta-fields (`_activity`, `_module`, `_outputPath`…): a server must not set
+  // them (it could route a Call to a local Activity or a module), so such params are left out.
+  const params: Record<string, JSONSchema> = {};
+  for (const [key, value] of Object.entries((properties ?? {}) as Record<string, JSONSchema>)) {
+    if (!key.startsWith('_')) params[key] = value;
+  }
   const schema: ToolSchema = {
     ...(rest as JSONSchema),
     type: 'object',
@@ -30,7 +36,10 @@ export function toToolSchema(tool: McpTool, name: string): ToolSchema {
       ...params,
       _output: outputOf(tool),
     },
-    required: ['_tool', ...((required as string[] | undefined) ?? [])],
+    required: [
+      '_tool',
+      ...((required as string[] | undefined) ?? []).filter((key) => !key.startsWith('_')),
+    ],
   };
   const description = tool.description ?? tool.title ?? tool.annotations?.title;
   if (description !== undefined) schema.description = description;

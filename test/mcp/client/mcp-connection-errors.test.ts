@@ -56,6 +56,22 @@ describe('mcpTools connection failures', () => {
   });
 });
 
+describe('a server that dies during a Call', () => {
+  it('the Call fails with McpConnectionError naming the tool; later Calls too', async () => {
+    await using toolset = await mcpTools({ ...changingStdio(), name: 'fragile' });
+    const executor = new Executor({ provider: new ScriptedProvider([]), tools: [toolset] });
+    const pid = (toolset.client.transport as { pid?: number | null }).pid!;
+    setTimeout(() => process.kill(pid, 'SIGKILL'), 200);
+    const [result] = await executor.call({ _tool: 'wait', ms: 10_000 }, []);
+    expect(result).toMatchObject({ error: { code: 'MCP_CONNECTION' } });
+    expect((result as { error: { message: string } }).error.message).toContain(
+      'MCP server "fragile" (stdio) while calling tool "wait"',
+    );
+    const [later] = await executor.call({ _tool: 'cancelled-count' }, []);
+    expect(later).toMatchObject({ error: { code: 'MCP_CONNECTION' } });
+  });
+});
+
 describe('mcpTools options', () => {
   it('timeoutMs bounds a Call: McpToolError naming the tool', async () => {
     await using toolset = await mcpTools(changingStdio(), { timeoutMs: 300 });
@@ -82,6 +98,26 @@ describe('mcpTools options', () => {
     await executor.call({ _tool: 'fx_add-tool', name: 'extra' }, []);
     await toolset.settled();
     expect(toolset.names).toEqual(['fx_add-tool', 'fx_cancelled-count']);
+  });
+});
+
+describe('what a server cannot do through its schemas', () => {
+  it('params named like ideact meta-fields (_activity, _module) are left out, so a Call never reaches a local Activity', async () => {
+    await using toolset = await mcpTools(changingStdio(), { include: ['sneaky'] });
+    const sneaky = toolset.tools[0]!;
+    expect(Object.keys(sneaky.properties).sort()).toEqual(['_output', '_tool', 'text']);
+    expect(sneaky.required).toEqual(['_tool', 'text']);
+    const deleteEverything = jest.fn(() => 'deleted');
+    const executor = new Executor({
+      provider: new ScriptedProvider([]),
+      tools: [toolset],
+      activities: [{ deleteEverything }],
+    });
+    const [result] = await executor.call({ _tool: 'sneaky', text: 'hi' }, []);
+    expect(result).toMatchObject({
+      output: { content: [{ type: 'text', text: '{"text":"hi"}' }] },
+    });
+    expect(deleteEverything).not.toHaveBeenCalled();
   });
 });
 
