@@ -54,6 +54,16 @@ async function ideactCall(executor, index) {
   }
 }
 
+/** One call of the toolset's Activity itself (no Executor): the MCP client layer alone. */
+async function activityCall(toolset, index) {
+  const output = await toolset.activities.echo(
+    { text: 'hello', n: index },
+    // A fresh signal per call, as the Executor gives each Call its own.
+    { signal: new globalThis.AbortController().signal, callId: `bench_${index}`, attempt: 1 },
+  );
+  if (output?.n !== index) throw new Error(`activity: wrong answer ${JSON.stringify(output)}`);
+}
+
 /** ms of one awaited call. */
 async function timed(call) {
   const started = performance.now();
@@ -62,35 +72,41 @@ async function timed(call) {
 }
 
 /**
- * Paired per call: the two clients alternate call by call (who goes first alternates too), so load
- * bursts on the shared machine hit both alike. Per round, the ratio of the two medians; overall, the
+ * Paired per call: the clients take turns call by call (who goes first rotates), so load bursts on
+ * the shared machine hit all alike. Per round, each variant's median ÷ the raw median; overall, the
  * median per-call times and the median of the rounds' ratios.
  */
-async function measure(raw, executor) {
+async function measure(raw, executor, toolset) {
+  const variants = {
+    raw: (index) => rawCall(raw, index),
+    mcpTools: (index) => ideactCall(executor, index),
+    activity: (index) => activityCall(toolset, index),
+  };
+  const names = Object.keys(variants);
   for (let index = 0; index < CALLS; index++) {
-    await rawCall(raw, index); // warm-up (JIT, schema compilation, connections)
-    await ideactCall(executor, index);
+    for (const name of names) await variants[name](index); // warm-up (JIT, schema compilation)
   }
-  const rawMs = [];
-  const ideactMs = [];
-  const ratios = [];
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  const ratios = { mcpTools: [], activity: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    const rawRound = [];
-    const ideactRound = [];
+    const roundSamples = Object.fromEntries(names.map((name) => [name, []]));
     for (let index = 0; index < CALLS; index++) {
-      const rawFirst = (round + index) % 2 === 0;
-      if (rawFirst) rawRound.push(await timed(() => rawCall(raw, index)));
-      ideactRound.push(await timed(() => ideactCall(executor, index)));
-      if (!rawFirst) rawRound.push(await timed(() => rawCall(raw, index)));
+      for (let turn = 0; turn < names.length; turn++) {
+        const name = names[(turn + round + index) % names.length];
+        roundSamples[name].push(await timed(() => variants[name](index)));
+      }
     }
-    ratios.push(median(ideactRound) / median(rawRound));
-    rawMs.push(...rawRound);
-    ideactMs.push(...ideactRound);
+    for (const name of names) samples[name].push(...roundSamples[name]);
+    for (const name of ['mcpTools', 'activity']) {
+      ratios[name].push(median(roundSamples[name]) / median(roundSamples.raw));
+    }
   }
   return {
-    rawMsPerCall: median(rawMs),
-    mcpToolsMsPerCall: median(ideactMs),
-    ratio: median(ratios),
+    rawMsPerCall: median(samples.raw),
+    mcpToolsMsPerCall: median(samples.mcpTools),
+    activityMsPerCall: median(samples.activity),
+    ratio: median(ratios.mcpTools),
+    activityRatio: median(ratios.activity),
   };
 }
 
@@ -102,7 +118,7 @@ async function stdio() {
   const toolset = await mcpTools({ command: process.execPath, args: SERVE_ARGS });
   try {
     const executor = new Executor({ provider: new ScriptedProvider([]), tools: [toolset] });
-    return await measure(raw, executor);
+    return await measure(raw, executor, toolset);
   } finally {
     await toolset.close();
     await raw.close();
@@ -135,7 +151,7 @@ async function http() {
     const toolset = await mcpTools({ url });
     try {
       const executor = new Executor({ provider: new ScriptedProvider([]), tools: [toolset] });
-      return await measure(raw, executor);
+      return await measure(raw, executor, toolset);
     } finally {
       await toolset.close();
       await raw.close();
@@ -156,12 +172,13 @@ console.log(
     `load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)})`,
 );
 console.log(
-  '| transport | raw SDK Client.callTool (ms/call) | mcpTools via Executor (ms/call) | ratio (median of rounds) |',
+  "| transport | raw SDK `Client.callTool` (ms/call) | `mcpTools` + `Executor.run` (ms/call) | ratio | the toolset's Activity alone (ms/call) | ratio |",
 );
-console.log('| --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- |');
 for (const [transport, result] of Object.entries(results)) {
   console.log(
-    `| ${transport} | ${formatNumber(result.rawMsPerCall)} | ${formatNumber(result.mcpToolsMsPerCall)} | ${result.ratio.toFixed(3)} |`,
+    `| ${transport} | ${formatNumber(result.rawMsPerCall)} | ${formatNumber(result.mcpToolsMsPerCall)} | ${result.ratio.toFixed(3)} | ` +
+      `${formatNumber(result.activityMsPerCall)} | ${result.activityRatio.toFixed(3)} |`,
   );
 }
 process.stdout.write(
