@@ -79,13 +79,27 @@ describe('createMcpServer over Streamable HTTP (SDK client)', () => {
     started: () => undefined,
     aborted: () => undefined,
   };
+  const stalls: { started: () => void; aborted: (reason: unknown) => void } = {
+    started: () => undefined,
+    aborted: () => undefined,
+  };
 
   beforeAll(async () => {
-    provider = new ScriptedProvider((request) =>
-      request.schema.type === 'string'
+    provider = new ScriptedProvider((request) => {
+      if (JSON.stringify(request.messages).includes('stall')) {
+        // A model that never answers: only the request's signal ends it.
+        return new Promise((_resolve, reject) => {
+          request.signal?.addEventListener('abort', () => {
+            stalls.aborted(request.signal?.reason);
+            reject(new Error('model request aborted'));
+          });
+          stalls.started();
+        });
+      }
+      return request.schema.type === 'string'
         ? 'Stay dry, stay bright.'
-        : { title: 'Rain on the roof', verses: ['drip', 'drop'] },
-    );
+        : { title: 'Rain on the roof', verses: ['drip', 'drop'] };
+    });
     server = await createMcpServer({
       ideasDir: IDEAS,
       provider,
@@ -196,6 +210,32 @@ describe('createMcpServer over Streamable HTTP (SDK client)', () => {
     // The session still works after the cancellation.
     const result = await client.callTool({ name: 'slogan', arguments: { product: 'boots' } });
     expect(result.structuredContent).toEqual({ result: 'Stay dry, stay bright.' });
+  });
+
+  it('cancels a module Idea’s model request when the client cancels (after its progress said it started)', async () => {
+    const started = new Promise<void>((resolve) => (stalls.started = resolve));
+    const aborted = new Promise<unknown>((resolve) => (stalls.aborted = resolve));
+    const progress: string[] = [];
+    let progressed: () => void = () => undefined;
+    const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: 'lyricist', arguments: { topic: 'stall', mood: 'sad' } },
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: (update) => {
+          progress.push(update.message ?? '');
+          progressed();
+        },
+      },
+    );
+    // The model request is under way and the client has heard of the call's start.
+    await Promise.all([started, firstProgress]);
+    expect(progress[0]).toBe('lyricist: started');
+    controller.abort('enough');
+    await expect(call).rejects.toThrow(/enough|abort/i);
+    await expect(aborted).resolves.toBeDefined();
   });
 
   it('rejects arguments that do not match the inputSchema with InvalidParams naming the path, before any model request', async () => {
