@@ -123,8 +123,8 @@ export class McpToolset implements Toolset, AsyncDisposable {
     return this.close();
   }
 
-  /** Lists every page of the server's tools and applies the list. @internal */
-  async fetchTools(): Promise<void> {
+  /** Lists every page of the server's tools and applies the list. */
+  private async fetchTools(): Promise<void> {
     const listed: McpTool[] = [];
     let cursor: string | undefined;
     try {
