@@ -19,7 +19,10 @@ import { Executor } from '../../runtime/executor';
 import { ideasFolderTools } from './ideas-folder-tools';
 import { callServedTool } from './mcp-tool-call';
 import { servedTool, type ServedTool } from './mcp-tool-definition';
+import { ToolListChanges } from './tool-list-changes';
 import type { McpHttpEndpoint, McpHttpOptions } from './serve-http';
+
+const DEFAULT_TOOL_LIST_CHECK_MS = 1000;
 
 /** A folder of Ideas to serve (each Idea a module tool), with the provider that runs them. */
 export interface McpIdeasSource {
@@ -46,6 +49,12 @@ export interface McpServerOptions {
   version?: string;
   /** Instructions clients may hand their model. */
   instructions?: string;
+  /**
+   * How often (ms) the served list is checked for changes (Toolsets such as `mcpTools` change theirs)
+   * to send `notifications/tools/list_changed`; it is also checked after every call. Default 1000; 0
+   * checks only after calls.
+   */
+  toolListCheckMs?: number;
 }
 
 /**
@@ -96,9 +105,20 @@ export async function createMcpServer(
     return cached.served;
   };
 
+  const listChanges = new ToolListChanges(
+    () => executor.tools,
+    () => {
+      for (const server of servers) {
+        // A client that went away misses nothing it could use.
+        server.sendToolListChanged().catch(() => undefined);
+      }
+    },
+    options.toolListCheckMs ?? DEFAULT_TOOL_LIST_CHECK_MS,
+  );
+
   const createServer = (): Server => {
     const server = new Server(info, {
-      capabilities: { tools: {} },
+      capabilities: { tools: { listChanged: true } },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -112,10 +132,16 @@ export async function createMcpServer(
           `Unknown tool "${request.params.name}". Known tools: ${[...currentTools().keys()].join(', ')}; call tools/list to see them.`,
         );
       }
-      return callServedTool(executor, served, request.params.arguments, extra);
+      return callServedTool(executor, served, request.params.arguments, extra).finally(() =>
+        listChanges.check(),
+      );
     });
     servers.add(server);
-    server.onclose = () => servers.delete(server);
+    server.onclose = () => {
+      servers.delete(server);
+      if (servers.size === 0) listChanges.stop();
+    };
+    listChanges.start();
     return server;
   };
 
@@ -146,6 +172,7 @@ export async function createMcpServer(
       endpoints.clear();
       for (const server of [...servers]) await server.close();
       servers.clear();
+      listChanges.stop();
       if (owned) disposeContainer(container);
     },
   };
