@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CLI, REPO_ROOT, runCli } from './run-cli';
 
@@ -34,6 +35,34 @@ describe('ideact mcp serve (built CLI)', () => {
     const result = await runCli(['mcp', 'serve', '--ideas', IDEAS, '--http', 'eighty']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--http: "eighty" is not a port');
+  });
+
+  it('serves the container a --config module’s function returns, and refuses --ideas beside it', async () => {
+    const config = path.join(
+      REPO_ROOT,
+      'test',
+      'mcp',
+      'server',
+      'fixtures',
+      'container-config.cjs',
+    );
+    const client = new Client({ name: 'cli-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', 'serve', '--config', config],
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: 'ping', arguments: {} });
+      expect(result.structuredContent).toEqual({ result: 'pong' });
+    } finally {
+      await client.close();
+    }
+    const both = await runCli(['mcp', 'serve', '--config', config, '--ideas', IDEAS]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('exports a container, which already has its Tools and provider');
   });
 
   it('serves Streamable HTTP with a bearer token until SIGTERM', async () => {
