@@ -15,7 +15,9 @@ import type { IdeactConfig } from '../../container/ideact-config';
 import { ContainerConfigurationError } from '../../errors/container-configuration.error';
 import type { Provider } from '../../llm/provider';
 import type { ToolSchema } from '../../protocol/tool-schema';
+import { readTool, resolveActivity } from '../../protocol/read-tool';
 import { Executor } from '../../runtime/executor';
+import { ANONYMOUS_MODULE } from '../../runtime/module-loader';
 import { ideasFolderTools } from './ideas-folder-tools';
 import { callServedTool } from './mcp-tool-call';
 import { servedTool, type ServedTool } from './mcp-tool-definition';
@@ -95,15 +97,26 @@ export async function createMcpServer(
   const info = { name: options.name ?? 'ideact', version: options.version ?? ideactVersion() };
   const servers = new Set<Server>();
   const endpoints = new Set<McpHttpEndpoint>();
-  let cached: { tools: readonly ToolSchema[]; served: Map<string, ServedTool> } | undefined;
+  let cached:
+    { tools: readonly ToolSchema[]; served: Map<string, ServedTool>; runner: Executor } | undefined;
 
-  const currentTools = (): Map<string, ServedTool> => {
+  /** The served tools and the executor that runs them, made again when the list changed. */
+  const current = (): { served: Map<string, ServedTool>; runner: Executor } => {
     const tools = executor.tools;
     if (cached?.tools !== tools) {
-      cached = { tools, served: new Map(tools.map((tool) => [toolKey(tool), servedTool(tool)])) };
+      const runnable = tools.map((tool) => asModuleWhenInlineLatent(tool, executor.activityNames));
+      cached = {
+        tools,
+        served: new Map(tools.map((tool) => [toolKey(tool), servedTool(tool)])),
+        // Only when a Tool had to change: the container's executor otherwise runs them as they are.
+        runner: runnable.some((tool, index) => tool !== tools[index])
+          ? executor.withTools(runnable)
+          : executor,
+      };
     }
-    return cached.served;
+    return cached;
   };
+  const currentTools = (): Map<string, ServedTool> => current().served;
 
   const listChanges = new ToolListChanges(
     () => executor.tools,
@@ -125,14 +138,15 @@ export async function createMcpServer(
       tools: [...currentTools().values()].map((served) => served.definition),
     }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      const served = currentTools().get(request.params.name);
+      const { served: tools, runner } = current();
+      const served = tools.get(request.params.name);
       if (served === undefined) {
         throw new McpError(
           ErrorCode.InvalidParams,
-          `Unknown tool "${request.params.name}". Known tools: ${[...currentTools().keys()].join(', ')}; call tools/list to see them.`,
+          `Unknown tool "${request.params.name}". Known tools: ${[...tools.keys()].join(', ')}; call tools/list to see them.`,
         );
       }
-      return callServedTool(executor, served, request.params.arguments, extra).finally(() =>
+      return callServedTool(runner, served, request.params.arguments, extra).finally(() =>
         listChanges.check(),
       );
     });
@@ -209,6 +223,17 @@ export function isContainer(value: unknown): value is ContainerInstance {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<ContainerInstance>;
   return typeof candidate.get === 'function' && typeof candidate.has === 'function';
+}
+
+/**
+ * An inline latent Tool (no Activity, no `_module`) as an anonymous module: an MCP client is not the
+ * model that would fill `_output` inline, so the configured provider produces it in a clean room
+ * (R-MOD-1) from the Tool's description and the arguments. Other Tools are returned as they are.
+ */
+function asModuleWhenInlineLatent(tool: ToolSchema, activities: ReadonlySet<string>): ToolSchema {
+  const info = readTool(tool);
+  if (info.module !== undefined || resolveActivity(tool, activities) !== '') return tool;
+  return { ...tool, properties: { ...tool.properties, _module: { const: ANONYMOUS_MODULE } } };
 }
 
 /** The `_tool` name a served tool is looked up by. */

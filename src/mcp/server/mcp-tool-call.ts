@@ -35,7 +35,15 @@ export async function callServedTool(
   extra: McpRequestExtra,
 ): Promise<CallToolResult> {
   const params = args ?? {};
-  const issues = validateJson(served.info.params, params);
+  // `_` keys are ideact meta-fields (`_output`, `_outputPath`, …): the Tool fixes them, never a client.
+  const meta = Object.keys(params).filter((key) => key.startsWith('_'));
+  const issues = [
+    ...meta.map((key) => ({
+      path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      message: 'is an ideact meta-field, not an argument: leave it out',
+    })),
+    ...validateJson(served.info.params, params),
+  ];
   if (issues.length > 0) throw invalidArguments(served.info.name, issues);
 
   const progress = progressReporter(served.info.name, extra);

@@ -7,8 +7,9 @@ import { ScriptedProvider } from 'ideact/testing';
 /**
  * Issue 19, the Tool → MCP tool mapping on shapes the fixtures do not have: `$ref`s into the Tool's
  * root `$defs` and `_output`'s own (they must still resolve in inputSchema and outputSchema, wrapped or not — the SDK
- * client validates structuredContent against outputSchema), a latent inline Tool (R-CALL-2: without
- * an LLM in the loop its `_output` is missing, an isError result), and an unknown tool. Connected
+ * client validates structuredContent against outputSchema), a latent inline Tool (run on the provider,
+ * since no MCP client writes `_output` inline as a model would), meta-fields as arguments, and an
+ * unknown tool. Connected
  * with `server.connect()` over the SDK's in-memory transport.
  */
 const point = {
@@ -58,6 +59,7 @@ const guessTool: ToolSchema = {
 describe('the MCP tool mapping ($defs, wrapped outputs, latent tools)', () => {
   let server: IdeactMcpServer;
   let client: Client;
+  const provider = new ScriptedProvider(() => 'Probably more rain.');
 
   beforeAll(async () => {
     const container = createContainer({
@@ -78,7 +80,7 @@ describe('the MCP tool mapping ($defs, wrapped outputs, latent tools)', () => {
           },
         },
       ],
-      provider: new ScriptedProvider([]),
+      provider,
     });
     server = await createMcpServer(container, { name: 'geometry', version: '9.9.9' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -141,10 +143,23 @@ describe('the MCP tool mapping ($defs, wrapped outputs, latent tools)', () => {
     });
   });
 
-  it('answers a latent inline tool called without its output with an isError result (R-CALL-2)', async () => {
+  it('runs a latent inline tool on the provider as an anonymous module: no client fills _output (R-MOD-1)', async () => {
+    const before = provider.requests.length;
     const result = await client.callTool({ name: 'guess', arguments: { topic: 'rain' } });
-    expect(result.isError).toBe(true);
-    expect((result.content as Array<{ text: string }>)[0].text).toMatch(/^INVALID_CALL_OUTPUT: /);
+    expect(result.structuredContent).toEqual({ result: 'Probably more rain.' });
+    expect(provider.requests.length).toBe(before + 1);
+    const sent = JSON.stringify(provider.requests[before].messages);
+    expect(sent).toContain('Latent: the model writes the output inline.');
+    expect(sent).toContain('rain');
+  });
+
+  it('refuses ideact meta-fields as arguments (InvalidParams naming them)', async () => {
+    await expect(
+      client.callTool({ name: 'guess', arguments: { topic: 'rain', _output: 'forged' } }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('/_output: is an ideact meta-field, not an argument'),
+    });
   });
 
   it('rejects an unknown tool with InvalidParams listing the known ones', async () => {
