@@ -60,6 +60,15 @@ export async function mcpServeCommand(options: McpServeOptions, io: CliIo): Prom
     return signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.ok;
   }
 
+  if (
+    options.host !== undefined &&
+    !LOOPBACK_HOSTS.has(options.host) &&
+    options.token === undefined
+  ) {
+    io.stderr(
+      `ideact mcp serve: warning: --host ${options.host} lets other machines call these tools and no --token is set; pass --token to require one.\n`,
+    );
+  }
   const endpoint = await server.serveHttp({
     port,
     ...(options.host === undefined ? {} : { host: options.host }),
@@ -151,6 +160,8 @@ async function loadConfig(file: string): Promise<ContainerInstance | IdeactConfi
     fix: 'Export `createContainer({ tools, activities, provider })` or its config object (module.exports = { tools: [...] }).',
   });
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** `--http PORT`: an integer 0–65535 (0 picks a free port). */
 function parsePort(value: string): number {
