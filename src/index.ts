@@ -88,6 +88,12 @@ export { RunFinishedError } from './errors/run-finished.error';
 export { RunActiveError } from './errors/run-active.error';
 export { UnknownAgentError } from './errors/unknown-agent.error';
 
+// MCP client (issue 19)
+export { McpConnectionError } from './errors/mcp-connection.error';
+export type { McpTransportKind } from './errors/mcp-connection.error';
+export { McpToolError } from './errors/mcp-tool.error';
+export { McpResourceError } from './errors/mcp-resource.error';
+
 // ── protocol (pure rules) ─────────────────────────────────────────────────────
 export type { JSONSchema, JSONSchemaTypeName, JSONValue } from './protocol/json-schema';
 export type {
@@ -233,6 +239,8 @@ export { ModuleLoader, ANONYMOUS_MODULE } from './runtime/module-loader';
 export type { ModuleLoaderOptions, LoadedModule } from './runtime/module-loader';
 export { Toolkit } from './runtime/toolkit';
 export type { ToolkitOptions } from './runtime/toolkit';
+export { isToolset } from './runtime/toolset';
+export type { Toolset } from './runtime/toolset';
 export type { ActivityFunction, ActivityContext, ParamsTransformer } from './runtime/activity';
 export { Executor } from './runtime/executor';
 export type { ExecutorOptions, ChildExecutorOptions } from './runtime/executor';
@@ -277,6 +285,7 @@ export {
   PROVIDER,
   IDEACT_CONFIG,
   TOOLS,
+  TOOLSETS,
   ACTIVITIES,
   PARAMS_TRANSFORMERS,
   MODULE_RUNNER,
@@ -488,3 +497,34 @@ export { IdeaFileNotFoundError } from './errors/idea-file-not-found.error';
 export { CliUsageError } from './errors/cli-usage.error';
 // ── inspection ────────────────────────────────────────────────────────────────
 export { renderState } from './cli/render-state';
+
+// ── MCP server (issue 19: ideact Tools and Ideas served over MCP; the SDK loads with the server) ──
+export { createMcpServer } from './mcp/server/create-mcp-server';
+export type {
+  IdeactMcpServer,
+  McpIdeasSource,
+  McpServerOptions,
+  McpServerSource,
+} from './mcp/server/create-mcp-server';
+export type { McpHttpEndpoint, McpHttpOptions } from './mcp/server/serve-http';
+export { OUTPUT_WRAPPER_META_KEY, OUTPUT_WRAPPER_PROPERTY } from './mcp/server/mcp-tool-definition';
+export { ERROR_META_KEY } from './mcp/server/mcp-tool-call';
+
+// ── MCP client (issue 19: an MCP server's tools as a Toolset; the SDK loads on first connect) ──
+export { mcpTools } from './mcp/client/mcp-tools';
+export { McpToolset } from './mcp/client/mcp-toolset';
+export type { McpToolsOptions } from './mcp/client/mcp-toolset';
+export { mcpResources } from './mcp/client/mcp-resources';
+export type { McpResourcesOptions } from './mcp/client/mcp-resources';
+export { isStdioServer } from './mcp/client/mcp-server-config';
+export type {
+  McpServerConfig,
+  McpStdioServer,
+  McpHttpServer,
+} from './mcp/client/mcp-server-config';
+export { MCP_CONTENT_RESULT_SCHEMA } from './mcp/client/mcp-content';
+export type {
+  McpContentBlock,
+  McpContentResult,
+  McpResourceContents,
+} from './mcp/client/mcp-content';

@@ -4,6 +4,7 @@ import type { CliIo } from './cli-io';
 import type { DevCommandOptions } from './commands/dev-command';
 import type { RunCommandOptions } from './commands/run-command';
 import { registerDurableCommands } from './durable-commands';
+import { registerMcpCommands } from './mcp-commands';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
 import { packageVersion } from './package-version';
 import { reportError } from './report-error';
@@ -141,6 +142,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
     );
 
   registerDurableCommands(program, io, run);
+  registerMcpCommands(program, io, run);
 
   return program;
 }

@@ -9,6 +9,7 @@ import { Executor } from '../runtime/executor';
 import { executorWithNestedAgents } from '../runtime/loop/nested-agent-runner';
 import { ModuleLoader } from '../runtime/module-loader';
 import { Toolkit } from '../runtime/toolkit';
+import { splitToolsets } from '../runtime/toolset';
 import { collectActivities } from './collect-activities';
 import type { IdeactConfig } from './ideact-config';
 import {
@@ -18,6 +19,7 @@ import {
   PARAMS_TRANSFORMERS,
   PROVIDER,
   TOOLS,
+  TOOLSETS,
 } from './tokens';
 
 /**
@@ -39,11 +41,13 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
       solutions: ['Call `createContainer({ tools: [MyTool], activities: [MyService] })`.'],
     });
   }
-  const { tools, paramsTransformers } = collectToolEntries(config.tools);
+  const { toolsets, others } = splitToolsets(config.tools);
+  const { tools, paramsTransformers } = collectToolEntries(others);
   const container = new ContainerInstance(`ideact-${randomUUID()}`);
   try {
     const { activities } = collectActivities(config.activities, container);
-    checkToolActivities(tools, Object.keys(activities));
+    const toolsetActivities = toolsets.flatMap((toolset) => Object.keys(toolset.activities));
+    checkToolActivities(tools, [...Object.keys(activities), ...toolsetActivities]);
     if (config.provider === undefined && !hasOpenAIEnvironment(process.env)) {
       // Fail at start, not at the first LLM request: the caller must choose a provider.
       throw new MissingProviderError({ where: 'createAgent() / createContainer()' });
@@ -54,6 +58,7 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
       TOOLS,
       tools.map((tool) => tool.schema),
     );
+    container.set(TOOLSETS, toolsets);
     container.set(ACTIVITIES, activities);
     container.set(PARAMS_TRANSFORMERS, paramsTransformers);
     container.set({ id: PROVIDER, factory: () => config.provider ?? createDefaultProvider() });
@@ -68,14 +73,17 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
     container.set({
       id: Toolkit,
       factory: (scope: ContainerInstance) =>
-        new Toolkit({ tools: scope.get(TOOLS), loader: scope.get(ModuleLoader) }),
+        new Toolkit({
+          tools: [...scope.get(TOOLS), ...scope.get(TOOLSETS)],
+          loader: scope.get(ModuleLoader),
+        }),
     });
     container.set({
       id: Executor,
       factory: (scope: ContainerInstance) => {
         const options = {
           provider: scope.get(PROVIDER),
-          tools: scope.get(TOOLS),
+          tools: [...scope.get(TOOLS), ...scope.get(TOOLSETS)],
           activities: [scope.get(ACTIVITIES)],
           paramsTransformers: scope.get(PARAMS_TRANSFORMERS),
           moduleLoader: scope.get(ModuleLoader),

@@ -3,13 +3,18 @@ import type { Provider } from '../llm/provider';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { ActivityMap } from '../runtime/activity';
 import type { MessageHandler } from '../runtime/request/message-handler';
+import type { Toolset } from '../runtime/toolset';
 
 export type { ActivityMap } from '../runtime/activity';
 
 /** What `createContainer()` (and `createAgent()`) is configured with. */
 export interface IdeactConfig {
-  /** The Tools: `@Tool` classes and/or plain ToolSchemas (names must be unique). */
-  tools: Array<ToolClass | ToolSchema>;
+  /**
+   * The Tools: `@Tool` classes, plain ToolSchemas, and Toolsets (e.g. `await mcpTools(server)`) whose
+   * Tools and Activities join the others and may change during a run (a name given twice keeps its
+   * later definition; a Toolset's Tools come after the classes and schemas).
+   */
+  tools: Array<ToolClass | ToolSchema | Toolset>;
   /** Activities: typedi `@Service()` classes with `@Activity()` methods and/or `{ name: fn }` maps. */
   activities?: Array<ServiceClass | ActivityMap>;
   /**

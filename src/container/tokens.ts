@@ -3,6 +3,7 @@ import type { Provider } from '../llm/provider';
 import type { ToolSchema } from '../protocol/tool-schema';
 import type { ActivityFunction, ParamsTransformer } from '../runtime/activity';
 import type { ModuleRunner } from '../runtime/module-runner';
+import type { Toolset } from '../runtime/toolset';
 import type { StepModule } from '../runtime/loop/step-module';
 import type { IdeactConfig } from './ideact-config';
 
@@ -12,6 +13,8 @@ export const PROVIDER = new Token<Provider>('ideact.provider');
 export const IDEACT_CONFIG = new Token<IdeactConfig>('ideact.config');
 /** The Tool schemas as declared (decorated classes already turned into schemas). */
 export const TOOLS = new Token<ToolSchema[]>('ideact.tools');
+/** The Toolsets among the configured tools (e.g. MCP servers'), read again before each request and Call. */
+export const TOOLSETS = new Token<Toolset[]>('ideact.toolsets');
 /** Every registered Activity by name (service methods and plain functions). */
 export const ACTIVITIES = new Token<Record<string, ActivityFunction>>('ideact.activities');
 /** Params transformers of class-declared tools, by tool name (class-validator checks). */

@@ -14,6 +14,8 @@ import { ModuleLoader } from './module-loader';
 import { RequestModuleRunner, type ModuleRunner } from './module-runner';
 import { normalizeExecutorActivities, type ExecutorActivities } from './executor-activities';
 import { resolveExecutorTools, type ExecutorToolClass } from './tool-class-resolver';
+import { combinedTools, splitToolsets, ToolsetWatch, type Toolset } from './toolset';
+import type { ActivityFunction } from './activity';
 
 /** Options of an {@link Executor}. */
 export interface ExecutorOptions {
@@ -22,9 +24,10 @@ export interface ExecutorOptions {
   /**
    * The Tools Calls may use, by their `_tool` name (a name given twice keeps its later definition,
    * R-TOOL-5): ToolSchemas and/or `@Tool` classes, which are checked and get params transformers
-   * exactly as in `createContainer`.
+   * exactly as in `createContainer`; and Toolsets (e.g. `mcpTools(server)`), whose current Tools
+   * follow the others and whose Activities join `activities`, read again before each Call.
    */
-  tools: Array<ToolSchema | ExecutorToolClass>;
+  tools: Array<ToolSchema | ExecutorToolClass | Toolset>;
   /**
    * Activities, as maps by name: `[{ add: (params) => … }]` (createContainer's shape without service
    * classes). A Tool runs the one named by `_activity`, else the one named like the Tool (R-TOOL-2).
@@ -56,6 +59,11 @@ export interface ExecutorOptions {
   depth?: number;
   /** Module ids from the root to this executor's module; set by {@link Executor.child}. */
   chain?: string[];
+  /**
+   * Toolsets whose Activities this executor runs without offering their Tools: a nested module's
+   * executor keeps its parent's, since the module's Tools may name theirs. Set by {@link Executor.child}.
+   */
+  activityToolsets?: Toolset[];
 }
 
 /** Where a child executor runs: its tools (default: the parent's), depth and module chain. */
@@ -79,8 +87,6 @@ const DEFAULT_MAX_MODULE_DEPTH = 4;
  * concurrency limit (R-CALL-4).
  */
 export class Executor {
-  /** The Tools this executor knows, as given. */
-  readonly tools: readonly ToolSchema[];
   /** The module loader (shared with child executors). */
   readonly moduleLoader: ModuleLoader;
   /** Depth in the module hierarchy (0 = top level). */
@@ -91,12 +97,31 @@ export class Executor {
   private readonly environment: CallEnvironment;
   private readonly concurrency: number;
   private activityNameSet?: ReadonlySet<string>;
+  /** The Tools given as classes and schemas (Toolsets' Tools are added by {@link refresh}). */
+  private readonly fixedTools: readonly ToolSchema[];
+  private readonly fixedActivities: Readonly<Record<string, ActivityFunction>>;
+  private readonly toolsets: readonly Toolset[];
+  private readonly activityToolsets: readonly Toolset[];
+  private readonly watch: ToolsetWatch;
+  private currentTools: readonly ToolSchema[];
 
   constructor(options: ExecutorOptions) {
     const activities = normalizeExecutorActivities(options.activities);
-    const resolved = resolveExecutorTools(options.tools, Object.keys(activities));
+    const { toolsets, others } = splitToolsets(options.tools);
+    this.toolsets = toolsets;
+    this.activityToolsets = options.activityToolsets ?? [];
+    const toolsetActivityNames = [...this.activityToolsets, ...toolsets].flatMap((toolset) =>
+      Object.keys(toolset.activities),
+    );
+    const resolved = resolveExecutorTools(others, [
+      ...Object.keys(activities),
+      ...toolsetActivityNames,
+    ]);
     // R-TOOL-5: a name defined twice keeps its later definition.
-    this.tools = latestToolDefinitions(resolved?.tools ?? (options.tools as ToolSchema[]));
+    this.fixedTools = latestToolDefinitions(resolved?.tools ?? (others as ToolSchema[]));
+    this.fixedActivities = activities;
+    this.watch = new ToolsetWatch([...this.activityToolsets, ...toolsets]);
+    this.currentTools = combinedTools(this.fixedTools, toolsets);
     const paramsTransformers = {
       ...resolved?.paramsTransformers,
       ...(options.paramsTransformers ?? {}),
@@ -118,8 +143,8 @@ export class Executor {
         maxRepairs: options.maxRepairs,
       });
     this.environment = {
-      tools: indexTools(this.tools),
-      activities,
+      tools: indexTools(this.currentTools),
+      activities: this.collectActivities(),
       paramsTransformers,
       loader: this.moduleLoader,
       runner,
@@ -131,12 +156,19 @@ export class Executor {
     // Children get the resolved tools and activities, so classes are not resolved twice.
     this.options = {
       ...options,
-      tools: [...this.tools],
+      tools: [...this.fixedTools, ...toolsets],
       activities: [activities],
+      activityToolsets: [...this.activityToolsets],
       paramsTransformers,
       moduleLoader: this.moduleLoader,
       moduleRunner: runner,
     };
+  }
+
+  /** The Tools this executor knows: the given ones, then each Toolset's current Tools. */
+  get tools(): readonly ToolSchema[] {
+    this.refresh();
+    return this.currentTools;
   }
 
   /** The runner that executes module sub-requests (R-MOD-1); nested agents install theirs here. */
@@ -146,6 +178,7 @@ export class Executor {
 
   /** Names of the registered Activities: decides which Tools are explicit by their own name (R-TOOL-2). */
   get activityNames(): ReadonlySet<string> {
+    this.refresh();
     this.activityNameSet ??= new Set(Object.keys(this.environment.activities));
     return this.activityNameSet;
   }
@@ -196,6 +229,7 @@ export class Executor {
 
   /** Like {@link call} but also returns the output or the typed error (for loop modules). */
   run(call: Call, context: readonly Message[], options?: CallOptions): Promise<CallRun> {
+    this.refresh();
     return executeCall(this.environment, call, context, options);
   }
 
@@ -230,7 +264,12 @@ export class Executor {
   child(options: ChildExecutorOptions): Executor {
     return new Executor({
       ...this.options,
-      tools: options.tools ?? [...this.tools],
+      tools: options.tools ?? this.options.tools,
+      // The module's own Tools may name a Toolset's Activities: the child can run them.
+      activityToolsets:
+        options.tools === undefined
+          ? [...this.activityToolsets]
+          : [...this.activityToolsets, ...this.toolsets],
       depth: options.depth,
       chain: options.chain,
     });
@@ -239,6 +278,27 @@ export class Executor {
   /** The same executor with other Tools (same depth and chain). */
   withTools(tools: ToolSchema[]): Executor {
     return this.child({ tools, depth: this.depth, chain: [...this.chain] });
+  }
+
+  /**
+   * Takes in the Toolsets' current Tools and Activities when a list changed since the last look
+   * (Toolsets signal a change with a new `tools` array), so the next Call sees them.
+   */
+  private refresh(): void {
+    if (!this.watch.changed()) return;
+    this.currentTools = combinedTools(this.fixedTools, this.toolsets);
+    this.environment.tools = indexTools(this.currentTools);
+    this.environment.activities = this.collectActivities();
+    this.activityNameSet = undefined;
+  }
+
+  /** The given Activities, then the Toolsets' (inherited ones first). */
+  private collectActivities(): Record<string, ActivityFunction> {
+    const merged: Record<string, ActivityFunction> = { ...this.fixedActivities };
+    for (const toolset of [...this.activityToolsets, ...this.toolsets]) {
+      Object.assign(merged, toolset.activities);
+    }
+    return merged;
   }
 
   private batch(

@@ -2,11 +2,15 @@ import { readTool, toolName } from '../protocol/read-tool';
 import { latestToolDefinitions } from '../protocol/tool-override';
 import type { ToolSchema } from '../protocol/tool-schema';
 import { ModuleLoader } from './module-loader';
+import { combinedTools, splitToolsets, ToolsetWatch, type Toolset } from './toolset';
 
 /** Options of a {@link Toolkit}. */
 export interface ToolkitOptions {
-  /** The Tools, as declared (decorators, inverted Ideas, hand-written schemas); a name given twice keeps its later definition. */
-  tools: ToolSchema[];
+  /**
+   * The Tools, as declared (decorators, inverted Ideas, hand-written schemas), and Toolsets whose
+   * current Tools follow them; a name given twice keeps its later definition.
+   */
+  tools: Array<ToolSchema | Toolset>;
   /** Loads modules of upfront Tools; default: a loader rooted at `process.cwd()`. */
   loader?: ModuleLoader;
 }
@@ -18,18 +22,32 @@ export interface ToolkitOptions {
  * its later definition (R-TOOL-5).
  */
 export class Toolkit {
-  private readonly declared: ToolSchema[];
+  private readonly fixed: ToolSchema[];
+  private readonly toolsets: Toolset[];
+  private readonly watch: ToolsetWatch;
+  private declared: ToolSchema[];
   private readonly loader: ModuleLoader;
   private resolved?: Promise<ToolSchema[]>;
 
   constructor(options: ToolkitOptions) {
+    const { toolsets, others } = splitToolsets(options.tools);
     // R-TOOL-5: a name defined twice keeps its later definition (before: InvalidSchemaError).
-    this.declared = latestToolDefinitions(options.tools);
+    this.fixed = latestToolDefinitions(others);
+    this.toolsets = toolsets;
+    this.watch = new ToolsetWatch(toolsets);
+    this.declared = combinedTools(this.fixed, toolsets);
     this.loader = options.loader ?? new ModuleLoader();
   }
 
-  /** Every Tool, upfront modules resolved (cached; a failed resolution is retried on the next call). */
-  list(): Promise<ToolSchema[]> {
+  /**
+   * Every Tool, upfront modules resolved (cached; a failed resolution is retried on the next call).
+   * Toolsets are read again each time (after their pending changes settled), so a changed list shows.
+   */
+  async list(): Promise<ToolSchema[]> {
+    if (this.toolsets.length > 0) {
+      await this.watch.settled();
+      this.takeToolsetChanges();
+    }
     if (!this.resolved) {
       const pending = Promise.all(
         this.declared.map((tool) =>
@@ -52,6 +70,14 @@ export class Toolkit {
 
   /** The Tool names, in declaration order (no module loading needed). */
   names(): string[] {
+    this.takeToolsetChanges();
     return this.declared.map((tool) => toolName(tool));
+  }
+
+  /** Rebuilds the declared list when a Toolset's list is a new array (dropping the resolved cache). */
+  private takeToolsetChanges(): void {
+    if (!this.watch.changed()) return;
+    this.declared = combinedTools(this.fixed, this.toolsets);
+    this.resolved = undefined;
   }
 }

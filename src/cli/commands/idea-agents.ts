@@ -149,7 +149,7 @@ async function withInput(idea: Idea, value: unknown, file: string): Promise<Mess
 }
 
 /** `--provider offline|openai`, else the environment's (OPENAI_API_KEY / OPENAI_BASE_URL), else offline. */
-async function selectProvider(options: IdeaAgentOptions, io: CliIo): Promise<Provider> {
+export async function selectProvider(options: IdeaAgentOptions, io: CliIo): Promise<Provider> {
   const { OfflineProvider } = await import('../../llm/offline/offline-provider');
   if (options.provider === 'offline') return new OfflineProvider();
   const { OpenAIProvider } = await import('../../llm/openai/openai-provider');
