@@ -2,6 +2,7 @@ import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { JSONSchema } from './json-schema';
 import type { ScopesField } from './protocol-vocabulary';
 import { readOutputMethod } from './read-output-method';
+import { withRootDefinitions } from './root-definitions';
 import type { ToolInfo, ToolImports, ToolOutputPath } from './tool-info';
 import { checkToolMetaNames, delegateFieldOf, scopesFieldOf } from './tool-meta-names';
 import type { ToolSchema } from './tool-schema';
@@ -39,7 +40,12 @@ export function readTool(tool: ToolSchema): ToolInfo {
     outputMethod: readOutputMethod(properties._outputMethod, name),
   };
   if (typeof tool.description === 'string') info.description = tool.description;
-  if (properties._output !== undefined) info.output = properties._output;
+  const output = properties._output;
+  // `_output` may reference the Tool's root `$defs`: standing alone it keeps them.
+  if (output !== undefined) {
+    info.output =
+      typeof output === 'object' && output !== null ? withRootDefinitions(output, tool) : output;
+  }
   const activity = constOf(properties._activity);
   if (typeof activity === 'string') info.activity = activity;
   const module = constOf(properties[moduleField]);
