@@ -6,6 +6,7 @@ import type {
   RunUsageJson,
   UsageJson,
 } from './api-types';
+import { statusOfReason } from '../../src/runtime/run-status-of-reason';
 
 /**
  * Builds the run view's tree from a run's events (issue 20): runs own their model requests and Calls,
@@ -412,26 +413,10 @@ export function flattenRunTree(tree: RunTree): Array<{ node: TreeNode; depth: nu
 }
 
 /**
- * The run status a stop reason means, as the run store reports it (the runtime's statusOfReason):
- * `output`/`no_calls` complete a run, limits stop it.
+ * The run status a stop reason means, as the run store reports it: the runtime's own
+ * `statusOfReason` (type imports only, so it bundles for the browser).
  */
-export function statusOfStopReason(reason: string): string {
-  switch (reason) {
-    case 'output':
-    case 'no_calls':
-      return 'completed';
-    case 'awaiting_approval':
-      return 'awaiting_approval';
-    case 'planned':
-      return 'planned';
-    case 'error':
-      return 'failed';
-    case 'cancelled':
-      return 'cancelled';
-    default:
-      return 'stopped';
-  }
-}
+export const statusOfStopReason = statusOfReason;
 
 /** A run node's status in the run store's words: running, completed, awaiting_approval, failed… */
 export function runStatus(run: RunNode): string {

@@ -1,6 +1,9 @@
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
 import type { CommitEntry, JournalEntry, OpenCall, RunStatus } from '../run-store';
-import type { AgentNode, AgentState, NextStep, StopReason } from './agent-state';
+import { statusOfReason } from '../run-status-of-reason';
+import type { AgentNode, AgentState, NextStep } from './agent-state';
+
+export { statusOfReason } from '../run-status-of-reason';
 
 /**
  * The journal of a run (issue 18) as pure functions: what a step commits (only the nodes appended
@@ -13,25 +16,6 @@ export function statusOf(state: AgentState): RunStatus {
   const step = state.nextStep;
   if (step.module !== 'done') return 'running';
   return statusOfReason(step.args.reason);
-}
-
-/** The status a stop reason means (`output`/`no_calls` complete a run; limits and aborts stop it). */
-export function statusOfReason(reason: StopReason | string): RunStatus {
-  switch (reason) {
-    case 'output':
-    case 'no_calls':
-      return 'completed';
-    case 'awaiting_approval':
-      return 'awaiting_approval';
-    case 'planned':
-      return 'planned';
-    case 'error':
-      return 'failed';
-    case 'cancelled':
-      return 'cancelled';
-    default:
-      return 'stopped';
-  }
 }
 
 /**
