@@ -45,13 +45,17 @@ export interface PostgresRunStoreOptions {
   connectionTimeoutMs?: number;
 }
 
+/** Entries appended in one statement; more go through a transaction in batches. */
+const MAX_ENTRIES_PER_STATEMENT = 500;
+
 /** Commits between checkpoints unless `checkpointEvery` says otherwise. */
 export const DEFAULT_CHECKPOINT_EVERY = 50;
 
 /**
  * A {@link RunStore} in PostgreSQL (issue 18), for runs that outlive a process or a machine: one row
  * per run, its journal entries, and a checkpoint every `checkpointEvery` commits. Each `append` is one
- * transaction; the store creates and migrates its tables itself. The `pg` driver loads on first use.
+ * atomic statement (one round trip); the store creates and migrates its tables itself. The `pg`
+ * driver loads on first use.
  */
 export class PostgresRunStore implements RunStore {
   private readonly pool: PostgresPool;
@@ -119,8 +123,74 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  /** One transaction: the entries, the run's status and, every `checkpointEvery` commits, a checkpoint. */
+  /**
+   * One statement (one round trip, atomic): the entries and the run's status, counters and time;
+   * then, once `checkpointEvery` commits have piled up, a checkpoint in a transaction of its own.
+   */
   async append(runId: string, entries: readonly JournalEntry[]): Promise<void> {
+    if (entries.length === 0 || entries.length > MAX_ENTRIES_PER_STATEMENT) {
+      return this.appendInTransaction(runId, entries);
+    }
+    let status: string | null = null;
+    let commitSeen = false;
+    let stopReason: string | null = null;
+    let commits = 0;
+    for (const entry of entries) {
+      if (entry.type === 'commit') {
+        status = entry.status;
+        commitSeen = true;
+        stopReason = stopReasonOf(entry);
+        commits += 1;
+      } else if (entry.type === 'status') {
+        status = entry.status;
+      }
+    }
+    const time = (entries[entries.length - 1] as JournalEntry).time;
+    const rows = entries.map((_entry, index) => `($${index + 7}::jsonb)`);
+    const sql = `WITH run AS (
+         UPDATE ${this.tables.runs}
+            SET status = COALESCE($2, status),
+                stop_reason = CASE WHEN $3::boolean THEN $4 ELSE stop_reason END,
+                commits_since_checkpoint = commits_since_checkpoint + $5,
+                updated_at = GREATEST(updated_at, $6::timestamptz)
+          WHERE run_id = $1
+          RETURNING commits_since_checkpoint
+       ), inserted AS (
+         INSERT INTO ${this.tables.journal} (run_id, entry)
+         SELECT $1, entries.entry FROM (VALUES ${rows.join(', ')}) AS entries(entry)
+          WHERE EXISTS (SELECT 1 FROM run)
+       )
+       SELECT commits_since_checkpoint FROM run`;
+    const values = [runId, status, commitSeen, stopReason, commits, time];
+    for (const entry of entries) values.push(JSON.stringify(entry));
+    const result = await this.withClient((client) => client.query(sql, values));
+    const row = result.rows[0] as { commits_since_checkpoint: number } | undefined;
+    if (row === undefined) throw new RunNotFoundError({ runId, location: this.description });
+    if (row.commits_since_checkpoint >= this.checkpointEvery) await this.compact(runId);
+  }
+
+  /** A checkpoint of the run as of its last entry, unless another append's compaction just made one. */
+  private async compact(runId: string): Promise<void> {
+    await this.transaction(async (client) => {
+      const locked = await client.query(
+        `SELECT commits_since_checkpoint FROM ${this.tables.runs} WHERE run_id = $1 FOR UPDATE`,
+        [runId],
+      );
+      const row = locked.rows[0] as { commits_since_checkpoint: number } | undefined;
+      if (row === undefined || row.commits_since_checkpoint < this.checkpointEvery) return;
+      await writeCheckpoint(client, this.tables, runId);
+      await client.query(
+        `UPDATE ${this.tables.runs} SET commits_since_checkpoint = 0 WHERE run_id = $1`,
+        [runId],
+      );
+    });
+  }
+
+  /** The general path (no entries: only checks the run exists; very many: in batches). */
+  private async appendInTransaction(
+    runId: string,
+    entries: readonly JournalEntry[],
+  ): Promise<void> {
     await this.transaction(async (client) => {
       const locked = await client.query(
         `SELECT status, stop_reason, commits_since_checkpoint
