@@ -205,6 +205,32 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     }
   });
 
+  it('concurrent appends to one run from two stores: each append lands whole, never interleaved, none lost', async () => {
+    const [left, right] = [openStore(), openStore()];
+    const runHeader = header();
+    await left.create(runHeader, textState(0));
+    const time = new Date().toISOString();
+    const append = (store: PostgresRunStore, callId: string): Promise<void> =>
+      store.append(runHeader.runId, [
+        { type: 'call-start', callId, attempt: 1, time },
+        { type: 'call-end', callId, ok: true, time },
+      ]);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) => append(index % 2 === 0 ? left : right, `c${index}`)),
+    );
+    const rows = await database.query<{ entry: JournalEntry }>(
+      `SELECT entry FROM "${database.schema}".journal_entries WHERE run_id = $1 ORDER BY seq`,
+      [runHeader.runId],
+    );
+    expect(rows).toHaveLength(40);
+    for (let index = 0; index < rows.length; index += 2) {
+      const [start, end] = [rows[index]?.entry, rows[index + 1]?.entry];
+      expect(start?.type).toBe('call-start');
+      expect(end).toMatchObject({ type: 'call-end', callId: (start as { callId: string }).callId });
+    }
+    expect((await right.load(runHeader.runId))?.openCalls).toEqual([]);
+  });
+
   it('list: newest first, filtered by status and parent (null: top-level), limited; delete removes a run with its nested runs', async () => {
     const store = openStore({ schema: database.newSchema() });
     const parent = header({ createdAt: '2026-01-01T00:00:00.000Z', task: 'parent' });
