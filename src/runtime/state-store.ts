@@ -30,11 +30,10 @@ export async function saveState(file: string, state: AgentState): Promise<void> 
   await writeTextAtomic(target, text);
 }
 
-/** Reads and checks a state file written by {@link saveState} (or edited by hand). */
-export async function loadState(file: string): Promise<AgentState> {
-  let text: string;
+/** A state file's text; an InvalidAgentStateError naming the file when it cannot be read. @internal */
+export async function readStateFileText(file: string): Promise<string> {
   try {
-    text = await fs.readFile(file, 'utf8');
+    return await fs.readFile(file, 'utf8');
   } catch (error) {
     throw new InvalidAgentStateError({
       file,
@@ -43,6 +42,11 @@ export async function loadState(file: string): Promise<AgentState> {
       cause: error,
     });
   }
+}
+
+/** Reads and checks a state file written by {@link saveState} (or edited by hand). */
+export async function loadState(file: string): Promise<AgentState> {
+  const text = await readStateFileText(file);
   await removeStaleTempFilesOnce(path.resolve(file));
   let value: unknown;
   try {

@@ -11,6 +11,7 @@ import type {
   StoredRun,
 } from '../runtime/run-store';
 import type { OpenedStateFile, StateFiles } from '../runtime/state-files';
+import { readStateFileText } from '../runtime/state-store';
 import { readIfExists, writeJsonAtomic } from './atomic-file';
 import { FileRunStore } from './file-run-store';
 import { importState } from './import-state';
@@ -158,18 +159,7 @@ export async function saveStateFile(file: string, state: AgentState): Promise<st
 
 /** Reads and parses a state file (either format); an InvalidAgentStateError naming the file otherwise. */
 async function readStateFileContent(file: string): Promise<StateFileContent> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    throw new InvalidAgentStateError({
-      file,
-      jsonPath: '',
-      reason: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      cause: error,
-    });
-  }
-  return parseStateFileText(text, file);
+  return parseStateFileText(await readStateFileText(file), file);
 }
 
 /** The name of the record of an import in `<file>.run/` (no run id has a dot, so runs never clash). */
