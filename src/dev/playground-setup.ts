@@ -1,7 +1,5 @@
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ContainerInstance } from 'typedi';
-import type { IdeactConfig } from '../container/ideact-config';
+import type { ContainerInstance } from 'typedi';
+import { loadConfigModule } from '../container/config-module';
 import { createContainer } from '../container/create-container';
 import { PlaygroundConfigError } from '../errors/playground-config.error';
 import { hasOpenAIEnvironment, createDefaultProvider } from '../llm/default-provider';
@@ -40,70 +38,40 @@ export function providerLine(info: PlaygroundProviderInfo): string {
 }
 
 /**
- * The container a `--config` module exports (`module.exports`, `default`, or a `container` /
- * `config` export): a container as it is, a configuration made into one (with `provider` when it
- * names none). Throws {@link PlaygroundConfigError} when it loads nothing usable.
+ * The container a `--config` module exports (see `loadConfigModule`): a container as it is, a
+ * configuration made into one (with `provider` when it names none). Throws
+ * {@link PlaygroundConfigError} when it loads nothing usable.
  */
 export async function loadConfigContainer(
   file: string,
   provider: Provider,
 ): Promise<ContainerInstance> {
-  const exported = await importModule(file);
-  const candidates = [
-    exported,
-    ...['default', 'container', 'config'].map((key) => pick(exported, key)),
-  ];
-  for (const candidate of candidates) {
-    if (candidate instanceof ContainerInstance) return candidate;
+  const loaded = await loadConfigModule(file);
+  if (loaded.kind === 'container') return loaded.container;
+  if (loaded.kind === 'unloadable') {
+    throw new PlaygroundConfigError({
+      file,
+      reason: `it does not load (${messageOf(loaded.error)})`,
+      cause: loaded.error,
+    });
   }
-  for (const candidate of candidates) {
-    if (isConfig(candidate)) {
-      try {
-        return createContainer({ ...candidate, provider: candidate.provider ?? provider });
-      } catch (error) {
-        throw new PlaygroundConfigError({
-          file,
-          reason: `its configuration is not valid (${error instanceof Error ? error.message : String(error)})`,
-          cause: error,
-        });
-      }
-    }
+  if (loaded.kind === 'unusable') {
+    throw new PlaygroundConfigError({
+      file,
+      reason: 'it exports neither a container nor a configuration with a `tools` array',
+    });
   }
-  throw new PlaygroundConfigError({
-    file,
-    reason: 'it exports neither a container nor a configuration with a `tools` array',
-  });
-}
-
-async function importModule(file: string): Promise<unknown> {
-  const absolute = path.resolve(file);
   try {
-    if (absolute.endsWith('.mjs')) {
-      // A real dynamic import (TypeScript would turn `import()` into `require()` for CommonJS output).
-      const load = new Function('specifier', 'return import(specifier)') as (
-        specifier: string,
-      ) => Promise<unknown>;
-      return await load(pathToFileURL(absolute).href);
-    }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a user's CommonJS (or registered TS) module
-    return require(absolute) as unknown;
+    return createContainer({ ...loaded.config, provider: loaded.config.provider ?? provider });
   } catch (error) {
     throw new PlaygroundConfigError({
       file,
-      reason: `it does not load (${error instanceof Error ? error.message : String(error)})`,
+      reason: `its configuration is not valid (${messageOf(error)})`,
       cause: error,
     });
   }
 }
 
-function pick(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
-}
-
-function isConfig(value: unknown): value is IdeactConfig {
-  return (
-    typeof value === 'object' && value !== null && Array.isArray((value as IdeactConfig).tools)
-  );
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

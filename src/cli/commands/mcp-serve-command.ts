@@ -1,5 +1,3 @@
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ContainerInstance } from 'typedi';
 import type { IdeactConfig } from '../../container/ideact-config';
 import { CliUsageError } from '../../errors/cli-usage.error';
@@ -87,7 +85,7 @@ export async function mcpServeCommand(options: McpServeOptions, io: CliIo): Prom
 
 /** What to serve: the config's container, or its config (plus --ideas), or just the Ideas folder. */
 async function sourceOf(options: McpServeOptions, io: CliIo): Promise<McpServerSource> {
-  const { isContainer } = await import('../../mcp/server/create-mcp-server');
+  const { isContainer } = await import('../../container/config-module');
   const loaded = options.config === undefined ? undefined : await loadConfig(options.config);
   if (loaded !== undefined && isContainer(loaded)) {
     if (options.ideas !== undefined || options.provider !== undefined) {
@@ -122,37 +120,20 @@ async function sourceOf(options: McpServeOptions, io: CliIo): Promise<McpServerS
   };
 }
 
-/**
- * Loads `--config FILE` with the native `import()` (CommonJS and ES modules): its default export (or
- * `module.exports`), else its `container` or `config` export; a function is called (and awaited).
- */
+/** Loads `--config FILE` (see `loadConfigModule`): its container or its config, else a usage error. */
 async function loadConfig(file: string): Promise<ContainerInstance | IdeactConfig> {
-  const url = pathToFileURL(path.resolve(file)).href;
-  // tsc would turn `import()` into `require()`, which cannot load ES modules on every Node 20.
-  const nativeImport = new Function('specifier', 'return import(specifier)') as (
-    specifier: string,
-  ) => Promise<Record<string, unknown>>;
-  let namespace: Record<string, unknown>;
-  try {
-    namespace = await nativeImport(url);
-  } catch (error) {
+  const { loadConfigModule } = await import('../../container/config-module');
+  const loaded = await loadConfigModule(file);
+  if (loaded.kind === 'container') return loaded.container;
+  if (loaded.kind === 'config') return loaded.config;
+  if (loaded.kind === 'unloadable') {
+    const error = loaded.error;
     throw new CliUsageError({
       option: '--config',
       reason: `cannot load ${file} (${error instanceof Error ? error.message : String(error)})`,
       fix: 'Pass a .js, .cjs or .mjs module that exports a container or a createContainer config.',
       cause: error,
     });
-  }
-  let exported = namespace.default ?? namespace.container ?? namespace.config;
-  if (typeof exported === 'function') exported = await (exported as () => unknown)();
-  const { isContainer } = await import('../../mcp/server/create-mcp-server');
-  if (isContainer(exported)) return exported;
-  if (
-    typeof exported === 'object' &&
-    exported !== null &&
-    Array.isArray((exported as IdeactConfig).tools)
-  ) {
-    return exported as IdeactConfig;
   }
   throw new CliUsageError({
     option: '--config',

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ContainerInstance } from 'typedi';
+import { isContainer } from '../../container/config-module';
 import { createContainer, disposeContainer } from '../../container/create-container';
 import type { IdeactConfig } from '../../container/ideact-config';
 import { ContainerConfigurationError } from '../../errors/container-configuration.error';
@@ -213,16 +214,6 @@ async function containerOfIdeas(source: McpIdeasSource): Promise<ContainerInstan
     ...(source.provider === undefined ? {} : { provider: source.provider }),
     moduleRoot,
   });
-}
-
-/**
- * True for a typedi container (by shape, not `instanceof`: a config module may load another copy of
- * ideact and typedi than the CLI's).
- */
-export function isContainer(value: unknown): value is ContainerInstance {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Partial<ContainerInstance>;
-  return typeof candidate.get === 'function' && typeof candidate.has === 'function';
 }
 
 /**

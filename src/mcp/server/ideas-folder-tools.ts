@@ -1,8 +1,7 @@
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { ideaNameOf, listIdeaFiles } from '../../codegen/idea-files';
 import { readIdeaFile } from '../../codegen/read-idea-file';
 import { ContainerConfigurationError } from '../../errors/container-configuration.error';
-import { IdeaFileNotFoundError } from '../../errors/idea-file-not-found.error';
 import { invertIdea } from '../../protocol/invert-idea';
 import type { ToolSchema } from '../../protocol/tool-schema';
 import { moduleOutputSchema } from '../../protocol/vessel-idea';
@@ -15,13 +14,7 @@ import { moduleOutputSchema } from '../../protocol/vessel-idea';
  */
 export async function ideasFolderTools(dir: string, moduleRoot = dir): Promise<ToolSchema[]> {
   const root = path.resolve(dir);
-  let entries: string[];
-  try {
-    entries = (await fs.readdir(root, { recursive: true })) as string[];
-  } catch (error) {
-    throw new IdeaFileNotFoundError({ file: dir, cause: error });
-  }
-  const files = entries.filter((entry) => entry.toLowerCase().endsWith('.json')).sort();
+  const files = await listIdeaFiles(dir);
   if (files.length === 0) {
     throw new ContainerConfigurationError({
       api: 'createMcpServer',
@@ -32,7 +25,9 @@ export async function ideasFolderTools(dir: string, moduleRoot = dir): Promise<T
   }
   const byName = new Map<string, string>();
   const tools: ToolSchema[] = [];
-  for (const file of files) {
+  for (const found of files) {
+    const absolute = path.resolve(found);
+    const file = path.relative(root, absolute);
     const name = toolNameOfIdeaFile(file);
     const other = byName.get(name);
     if (other !== undefined) {
@@ -44,10 +39,10 @@ export async function ideasFolderTools(dir: string, moduleRoot = dir): Promise<T
       });
     }
     byName.set(name, file);
-    const idea = await readIdeaFile(path.join(root, file));
+    const idea = await readIdeaFile(absolute);
     const tool = invertIdea({ ...idea, schema: moduleOutputSchema(idea) }, name);
     // Module references use `/` on every platform.
-    const reference = path.relative(path.resolve(moduleRoot), path.join(root, file));
+    const reference = path.relative(path.resolve(moduleRoot), absolute);
     tool.properties._module = { const: reference.split(path.sep).join('/') };
     tools.push(tool);
   }
@@ -55,12 +50,9 @@ export async function ideasFolderTools(dir: string, moduleRoot = dir): Promise<T
 }
 
 /**
- * The tool name of an Idea file: its base name without `.idea.json` / `.json`, with characters MCP
- * tool names may not hold (anything but letters, digits, `_`, `-`, `.`) replaced by `_`.
+ * The tool name of an Idea file: its name as `ideact run` and workers know it (`ideaNameOf`), with
+ * characters MCP tool names may not hold (anything but letters, digits, `_`, `-`, `.`) replaced by `_`.
  */
 export function toolNameOfIdeaFile(file: string): string {
-  return path
-    .basename(file)
-    .replace(/(\.idea)?\.json$/i, '')
-    .replace(/[^A-Za-z0-9_.-]/g, '_');
+  return ideaNameOf(file).replace(/[^A-Za-z0-9_.-]/g, '_');
 }
