@@ -89,8 +89,12 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
   }
   await store.flush?.();
   if (cancelled()) {
-    // The abort committed the run as `aborted`; the cancellation is what it is.
-    await store.append(runId, [{ type: 'status', status: 'cancelled', time: now() }]);
+    // The abort committed the run as `aborted`; the cancellation is what it is, unless a resume
+    // (`ideact runs resume`, a new execution) reopened the run meanwhile: a late mark would stop it.
+    const current = await store.load(runId);
+    if (current?.status !== 'running') {
+      await store.append(runId, [{ type: 'status', status: 'cancelled', time: now() }]);
+    }
     return { kind: 'done', result: workerRunResult(runId, state, 'cancelled') };
   }
   if (stopping() && isAborted(next)) return { kind: 'abandoned' };

@@ -25,6 +25,9 @@ import {
 } from './stored-run-control';
 import { workerRunResult, type WorkerRunResult } from './worker-run-result';
 
+/** How long `cancel` waits for a step a worker runs to commit its abort (none may be running). */
+const CANCEL_SETTLE_MS = 3_000;
+
 type DbosClient = import('@dbos-inc/dbos-sdk').DBOSClient;
 type WorkflowStatus = import('@dbos-inc/dbos-sdk').WorkflowStatus;
 
@@ -92,16 +95,20 @@ export class RunQueue {
   }
 
   /**
-   * Waits for the run's latest workflow to end and resolves to the run's result (also for a
-   * cancelled run); a workflow that failed is a WorkerRunFailedError. After `timeoutMs` it resolves
-   * to the run as it is now (status `running`).
+   * Waits for the run's workflow to end and resolves to the run's result (also for a cancelled
+   * run); a workflow that failed is a WorkerRunFailedError. It waits for `workflowId` when given
+   * (the execution `enqueue` or `resume` returned), else for the run's latest one. After
+   * `timeoutMs` it resolves to the run as it is now (status `running`).
    */
   async wait<TOutput = unknown>(
     runId: string,
-    options: { timeoutMs?: number; pollingIntervalMs?: number } = {},
+    options: { timeoutMs?: number; pollingIntervalMs?: number; workflowId?: string } = {},
   ): Promise<WorkerRunResult<TOutput>> {
     const client = await this.connect();
-    const latest = await this.latestWorkflow(runId);
+    const latest =
+      options.workflowId === undefined
+        ? await this.latestWorkflow(runId)
+        : { workflowID: options.workflowId };
     if (latest === undefined) {
       const stored = await loadStoredRun(this.store, runId);
       return workerRunResult<TOutput>(runId, stored.state, stored.status);
@@ -152,6 +159,26 @@ export class RunQueue {
       await (await this.connect()).cancelWorkflow(latest.workflowID);
     }
     await cancelStoredRun(this.store, runId);
+    // A step a worker runs now is aborted and commits the run as it stops: wait for that (briefly),
+    // so that a resume right after cannot be overwritten by the cancelled execution's last writes.
+    if (latest?.status === 'PENDING') await this.settled(runId, CANCEL_SETTLE_MS);
+  }
+
+  /** Until the run's running step has committed its abort (or `timeoutMs`, when no step ran). */
+  private async settled(runId: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const stored = await loadStoredRun(this.store, runId);
+      const step = stored.state.nextStep;
+      if (
+        stored.status === 'cancelled' &&
+        step.module === 'done' &&
+        step.args.reason === 'aborted'
+      ) {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /**

@@ -56,7 +56,7 @@ export async function runsResumeCommand(
         );
         return ExitCode.ok;
       }
-      await queue.wait(runId);
+      await queue.wait(runId, { workflowId: enqueued.workflowId });
       const { loadStoredRun } = await import('../../engine/stored-run-control');
       return report(runReport(await loadStoredRun(queue.store, runId)), options, io);
     } finally {
@@ -125,7 +125,7 @@ export async function runsEnqueueCommand(
       );
       return ExitCode.ok;
     }
-    await queue.wait(enqueued.runId);
+    await queue.wait(enqueued.runId, { workflowId: enqueued.workflowId });
     const { loadStoredRun } = await import('../../engine/stored-run-control');
     return report(runReport(await loadStoredRun(queue.store, enqueued.runId)), options, io);
   } finally {
