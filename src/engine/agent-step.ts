@@ -4,6 +4,7 @@ import type { Agent } from '../runtime/loop/agent';
 import type { NextStep, StepModuleName } from '../runtime/loop/agent-state';
 import { limitConditions, stopWhen } from '../runtime/loop/stop-conditions';
 import type { RunHeader, RunStatus, RunStore } from '../runtime/run-store';
+import { getNode } from '../runtime/loop/state-tree';
 import { workerRunResult, type WorkerRunResult } from './worker-run-result';
 
 /** What one agent step of a worker needs. @internal */
@@ -16,12 +17,19 @@ export interface AgentStepInput {
   stopSignal?: AbortSignal;
   /** Aborted when the run's workflow is cancelled: the run is marked `cancelled`. */
   cancelSignal?: AbortSignal;
+  /**
+   * Set by the workflow: an Actor step with Calls is not run here but reported (`kind: 'actor'`), so
+   * the workflow makes each of its Calls a DBOS step of its own.
+   */
+  reportActor?: boolean;
 }
 
 /** How one agent step ended. @internal */
 export type AgentStepOutcome =
   /** One Actor step, or one model turn (Prompter, Generator, Discriminator), ran and committed. */
   | { kind: 'stepped'; ran: StepModuleName[]; next: StepModuleName; status: RunStatus }
+  /** The next step is the Actor's on this Vessel node, whose Calls have these ids (in index order). */
+  | { kind: 'actor'; nodeId: number; callIds: string[] }
   /** The run stopped (completed, awaiting approval, a limit, an error, cancelled): the workflow ends. */
   | { kind: 'done'; result: WorkerRunResult }
   /** The worker is stopping: this step's outcome must not be recorded, so a replay runs it again. */
@@ -56,10 +64,28 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
   );
   const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
   // resumeRun reopens a run a stopping worker left `aborted` (its pending step runs now).
-  const run = await agent.resumeRun(runId, { store, ...(signal === undefined ? {} : { signal }) });
+  // Eager calls are off: a Call started inside the model's step could not be a DBOS step of its own.
+  const run = await agent.resumeRun(runId, {
+    store,
+    eagerCalls: false,
+    ...(signal === undefined ? {} : { signal }),
+  });
   const state = run.state;
   if (state.nextStep.module === 'done') {
     return { kind: 'done', result: workerRunResult(runId, state) };
+  }
+  const first = state.nextStep;
+  if (input.reportActor === true && first.module === 'actor') {
+    const node = getNode(state, first.args.nodeId, '/nextStep/args/nodeId');
+    const calls = node.message.type === 'vessel' ? node.message.calls : [];
+    const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
+    if (calls.length > 0 && stop(state, {}) === undefined) {
+      return {
+        kind: 'actor',
+        nodeId: node.id,
+        callIds: calls.map((_, index) => `${node.id}:${index}`),
+      };
+    }
   }
   const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
   const ran: StepModuleName[] = [];

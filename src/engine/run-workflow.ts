@@ -2,6 +2,7 @@ import { DatabaseConnectionError } from '../errors/database-connection.error';
 import { isConnectionError } from '../store/postgres-connection';
 import type { Agent } from '../runtime/loop/agent';
 import type { RunHeader, RunStore } from '../runtime/run-store';
+import { ActorSession } from './actor-session';
 import { runAgentStep, type AgentStepOutcome } from './agent-step';
 import type { DbosSdk } from './dbos-sdk';
 import { RUN_WORKFLOW_NAME } from './engine-options';
@@ -42,14 +43,14 @@ const DATABASE_RETRIES = {
  * Its design, correct under replay (DBOS re-runs a workflow function after a crash, returning each
  * recorded step's output instead of running it again):
  * - the workflow is a loop whose only side effects are DBOS steps, so it is deterministic;
- * - each agent loop step is ONE DBOS step (`agent-step`): load the run from the store, run exactly
- *   one module (`run.step()`), return the new status. A Generator's model request is thus one step;
- * - within an Actor step, Calls are at-least-once with `callId` as the idempotency key: each is
- *   journaled before it starts and checkpointed when it ends, so completed Calls never run again;
+ * - each model turn (Prompter, Generator with its model request, Discriminator) is ONE DBOS step
+ *   (`agent-step`): load the run from the store, run the turn, return the new status;
+ * - an Actor step is one DBOS step per Call (`call <callId>`), reserved at once in index order when
+ *   an `agent-step` reports the Vessel (DBOS numbers a step before its first await, so a replay
+ *   numbers them alike); each runs its Call and commits the result to the store before it returns
+ *   ({@link ActorSession}), so a recorded Call never runs again and a started one runs at least once;
  * - the loop ends when the run stops (completed, awaiting approval, a limit, an error, cancelled)
  *   and returns its {@link WorkerRunResult}; a step that fails otherwise marks the run `failed`.
- * Activities are not DBOS steps of their own: a Vessel's Calls start in parallel, in an order that
- * differs between executions, while DBOS numbers steps by the order they start.
  * @internal
  */
 export function registerRunWorkflow(
@@ -77,6 +78,7 @@ export function registerRunWorkflow(
           shouldRetry: isDatabaseDown,
         });
         if (outcome.kind === 'done') return outcome.result;
+        if (outcome.kind === 'actor') await actorCalls(DBOS, context, runId, agentFor, outcome);
       }
     } catch (error) {
       // Cancelled, or this worker stopping: neither is the run's failure.
@@ -97,6 +99,51 @@ export function registerRunWorkflow(
   return DBOS.registerWorkflow(ideactRun, { name: RUN_WORKFLOW_NAME });
 }
 
+/**
+ * An Actor step as one DBOS step per Call (`call <callId>`), all reserved at once in index order
+ * (DBOS numbers a step before its first await, so a replay numbers them alike). Each waits for its
+ * Call's inputs inside its body; see {@link ActorSession}. The next `agent-step` reads how it ended.
+ */
+async function actorCalls(
+  DBOS: DbosSdk['DBOS'],
+  context: RunWorkflowContext,
+  runId: string,
+  agentFor: (header: RunHeader) => Promise<Agent>,
+  actor: { nodeId: number; callIds: string[] },
+): Promise<void> {
+  const session = new ActorSession(
+    { store: context.store, runId, agentFor, stopSignal: context.stopSignal },
+    actor.callIds,
+  );
+  const steps = actor.callIds.map((callId) =>
+    DBOS.runStep(() => session.step(callId, DBOS.stepStatus?.cancelSignal), {
+      name: `call ${callId}`,
+    }),
+  );
+  // Every step settled, then the Actor ended (it commits the turn after its last Call).
+  const ended = Promise.allSettled(steps).then(async (outcomes) => ({
+    outcomes,
+    ...(await session.ended()),
+  }));
+  context.inFlight.add(ended);
+  try {
+    const { outcomes, cancelled } = await ended;
+    if (cancelled) {
+      // The abort committed the run as `aborted`; mark it cancelled unless a resume reopened it.
+      const current = await context.store.load(runId);
+      if (current?.status !== 'running') {
+        await context.store.append(runId, [
+          { type: 'status', status: 'cancelled', time: new Date().toISOString() },
+        ]);
+      }
+    }
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+  } finally {
+    context.inFlight.delete(ended);
+  }
+}
+
 /** The body of one `agent-step`: an abandoned step never returns, so DBOS never records it. */
 async function agentStep(
   DBOS: DbosSdk['DBOS'],
@@ -109,6 +156,7 @@ async function agentStep(
     store: context.store,
     runId,
     agentFor,
+    reportActor: true,
     stopSignal: context.stopSignal,
     ...(cancelSignal === undefined ? {} : { cancelSignal }),
   });

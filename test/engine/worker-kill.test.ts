@@ -125,34 +125,47 @@ describe('two worker processes on one queue (issue 18)', () => {
           WHERE workflow_uuid = $1 ORDER BY function_id`,
         [runId],
       );
-      // prompter, generator, discriminator, actor (the one killed, then run again), prompter, … :
-      // each agent step recorded exactly once, in order, none failed.
-      // One DBOS step per model turn and per Actor step, each recorded once: the turn before the
-      // kill by the victim, the Actor step the kill interrupted (and all after it) by the survivor.
-      const outcomes = steps.map((step) => JSON.parse(step.output).json as Record<string, unknown>);
+      // A DBOS step per model turn (Prompter, Generator, Discriminator), one that reports the Actor's
+      // Vessel, then one per Call (reserved in index order, so a replay numbers them alike), each
+      // recorded once and none failed: the steps before the kill by the victim, the Call step the kill
+      // interrupted (c, 1:2) and all after it by the survivor.
+      const outcomes = steps.map((step) => JSON.parse(step.output).json as unknown);
       const turn = {
         kind: 'stepped',
         ran: ['prompter', 'generator', 'discriminator'],
         next: 'actor',
       };
-      const actor = { kind: 'stepped', ran: ['actor'], next: 'prompter' };
       expect(outcomes).toEqual([
         expect.objectContaining(turn),
-        expect.objectContaining(actor),
+        { kind: 'actor', nodeId: 1, callIds: ['1:0', '1:1', '1:2'] },
+        '1:0',
+        '1:1',
+        '1:2',
         expect.objectContaining(turn),
-        expect.objectContaining(actor),
+        { kind: 'actor', nodeId: 5, callIds: ['5:0'] },
+        '5:0',
         expect.objectContaining(turn),
         {
           kind: 'done',
           result: expect.objectContaining({ status: 'completed', output: uninterrupted.output }),
         },
       ]);
-      expect(steps.map((step) => step.function_id)).toEqual([0, 1, 2, 3, 4, 5]);
-      expect(
-        steps.every((step) => step.function_name === 'agent-step' && step.error === null),
-      ).toBe(true);
+      expect(steps.map((step) => step.function_name)).toEqual([
+        'agent-step',
+        'agent-step',
+        'call 1:0',
+        'call 1:1',
+        'call 1:2',
+        'agent-step',
+        'agent-step',
+        'call 5:0',
+        'agent-step',
+        'agent-step',
+      ]);
+      expect(steps.map((step) => step.function_id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(steps.every((step) => step.error === null)).toBe(true);
       expect(Number(steps[0]?.completed_at_epoch_ms)).toBeLessThan(killedAt);
-      expect(Number(steps[1]?.started_at_epoch_ms)).toBeGreaterThanOrEqual(killedAt);
+      expect(Number(steps[4]?.started_at_epoch_ms)).toBeGreaterThanOrEqual(killedAt);
 
       // The run store: completed exactly once; c's journal shows attempt 1, then attempt 2.
       const journal = await db.query<{

@@ -172,6 +172,23 @@ describe('a worker on the test database (issue 18)', () => {
     expect(await workflowStatuses(runId)).toEqual([`${runId} CANCELLED`, `${runId}:2 SUCCESS`]);
   }, 30_000);
 
+  it('each Call is a DBOS step of its own, numbered in index order though Call 0 waits for Call 1 (R-FLOW-1)', async () => {
+    const { runId } = await queue.enqueue({ task: TASKS.dataflow });
+    expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({ status: 'completed' });
+    // Call 1 ran first (Call 0 read what it wrote), each once.
+    expect(effectsOf(runId).map((line) => `${line.event} ${line.callId} ${line.name}`)).toEqual([
+      'start 1:1 g',
+      'done 1:1 g',
+      'start 1:0 g',
+      'done 1:0 g',
+    ]);
+    const rows = await db.query<{ function_name: string; started_at_epoch_ms: string }>(
+      `SELECT function_name, started_at_epoch_ms FROM "${engine.systemSchema}".operation_outputs WHERE workflow_uuid = $1 AND function_name LIKE 'call %' ORDER BY function_id`,
+      [runId],
+    );
+    expect(rows.map((row) => row.function_name)).toEqual(['call 1:0', 'call 1:1']);
+  });
+
   it('one worker per process: a second startWorker is a WorkerAlreadyRunningError', async () => {
     await expect(startTestWorker()).rejects.toBeInstanceOf(WorkerAlreadyRunningError);
   });
@@ -180,15 +197,19 @@ describe('a worker on the test database (issue 18)', () => {
     const { runId } = await queue.enqueue({ task: TASKS.slow });
     await waitUntil(() => effectsOf(runId).some((line) => line.event === 'start'), 'the slow Call');
     await worker.stop({ timeoutMs: 5_000 });
+    // Each row: the step's name, then its outcome's kind (agent steps) or the Call id (Call steps).
     const steps = async () =>
-      db.query<{ output: string }>(
-        `SELECT output FROM "${engine.systemSchema}".operation_outputs WHERE workflow_uuid = $1 ORDER BY function_id`,
-        [runId],
-      );
-    // The model turn was recorded; the Actor step the stop aborted was not.
-    expect((await steps()).map((row) => JSON.parse(row.output).json.ran)).toEqual([
-      ['prompter', 'generator', 'discriminator'],
-    ]);
+      (
+        await db.query<{ function_name: string; output: string }>(
+          `SELECT function_name, output FROM "${engine.systemSchema}".operation_outputs WHERE workflow_uuid = $1 ORDER BY function_id`,
+          [runId],
+        )
+      ).map((row) => {
+        const output = JSON.parse(row.output).json as { kind?: string } | string;
+        return `${row.function_name} → ${typeof output === 'string' ? output : output.kind}`;
+      });
+    // The model turn and the Actor's plan were recorded; the Call step the stop abandoned was not.
+    expect(await steps()).toEqual(['agent-step → stepped', 'agent-step → actor']);
 
     worker = await startTestWorker();
     expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
@@ -200,11 +221,13 @@ describe('a worker on the test database (issue 18)', () => {
       'start #2',
       'done #2',
     ]);
-    expect((await steps()).map((row) => JSON.parse(row.output).json.kind)).toEqual([
-      'stepped',
-      'stepped',
-      'stepped',
-      'done',
+    // The Call is a DBOS step of its own, recorded once it ran on the second worker.
+    expect(await steps()).toEqual([
+      'agent-step → stepped',
+      'agent-step → actor',
+      'call 1:0 → 1:0',
+      'agent-step → stepped',
+      'agent-step → done',
     ]);
   }, 30_000);
 

@@ -4,7 +4,7 @@ import type { Message } from '../../protocol/message';
 import type { Call } from '../../protocol/call';
 import type { AgentState, AgentUsage, StopReason } from './agent-state';
 import type { ConfirmCalls, ConfirmDecision } from './confirm';
-import type { ActivityErrorMode, PlanMode } from './agent-runtime';
+import type { ActivityErrorMode, CallGate, PlanMode } from './agent-runtime';
 import type { StepModule } from './step-module';
 
 export type { ActivityErrorMode, PlanMode } from './agent-runtime';
@@ -141,6 +141,10 @@ export interface RunOptions {
   planMode?: PlanMode;
   /** Where this run is stored (overrides the agent's `store`). */
   store?: RunStore;
+  /** Start Calls while the model writes (overrides the agent's `eagerCalls`; workers turn it off). */
+  eagerCalls?: boolean;
+  /** Runs each Call's body (a worker's per-Call DBOS steps). @internal */
+  callGate?: CallGate;
   /**
    * What the run's events carry besides the defaults: `messages: true` adds each request's rendered
    * messages to its `request-start` event (also of module sub-requests and nested runs), e.g. for a UI.

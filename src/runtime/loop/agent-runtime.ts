@@ -62,6 +62,12 @@ export interface AgentSettings {
 export type PlanMode = 'eager' | 'lazy';
 
 /**
+ * Runs one Call of a Vessel (`body`: its execution and the recording of its result); a worker makes
+ * each such body a DBOS step of its own, reserved in index order when the Actor starts. @internal
+ */
+export type CallGate = (callId: string, body: () => Promise<void>) => Promise<void>;
+
+/**
  * The agent as a step module sees it: the mutable state plus the services of its container. Modules
  * change `state` (append nodes, set `nextStep`) and may call `checkpoint()` to persist mid-step (the
  * Actor does after every completed Call, R-LOOP-5).
@@ -84,6 +90,8 @@ export interface AgentRuntime {
    * Activity gets the attempt with its `callId` as an idempotency key. Absent outside a Run.
    */
   callStarting?(callId: string): Promise<number>;
+  /** Where the Actor runs each Call's body (a worker's per-Call DBOS steps); inline when absent. @internal */
+  readonly callGate?: CallGate;
   /** Journals the state now when the run has a store (or a `stateFile`, a store of one run); a no-op otherwise. */
   checkpoint(): Promise<void>;
 }

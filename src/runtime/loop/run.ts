@@ -25,7 +25,13 @@ import type {
   StepModules,
 } from './agent-options';
 import { DEFAULT_ACTOR_CONCURRENCY, DEFAULT_PROMPT_TOKEN_BUDGET } from './agent-options';
-import type { AgentRuntime, AgentSettings, CallRunner, ToolSource } from './agent-runtime';
+import type {
+  AgentRuntime,
+  AgentSettings,
+  CallGate,
+  CallRunner,
+  ToolSource,
+} from './agent-runtime';
 import type { AgentState, NextStep } from './agent-state';
 import { EventChannel } from './event-channel';
 import { StartedCalls } from './started-calls';
@@ -80,6 +86,7 @@ export class Run {
   private readonly context: RunContext;
   private readonly listeners = new Set<RunEventListener>();
   private readonly started: StartedCalls;
+  private readonly callGate?: CallGate;
   private readonly resumed: boolean;
   private lastGood: StateMark;
   private saving: Promise<void> = Promise.resolve();
@@ -128,10 +135,11 @@ export class Run {
       promptTokenBudget: config.promptTokenBudget ?? DEFAULT_PROMPT_TOKEN_BUDGET,
       concurrency: config.actorConcurrency ?? DEFAULT_ACTOR_CONCURRENCY,
       activityErrors: config.activityErrors ?? 'feed',
-      eagerCalls: config.eagerCalls ?? true,
+      eagerCalls: options.eagerCalls ?? config.eagerCalls ?? true,
       planMode: options.planMode ?? config.planMode ?? 'eager',
       needsApproval: config.needsApproval,
     };
+    this.callGate = options.callGate;
     this.started = new StartedCalls(createLimiter(this.settings.concurrency));
     this.runStops = [...(config.stopWhen ?? []), ...(options.stopWhen ?? [])];
     const own: RunEventListener = (event) => this.handle(event);
@@ -507,6 +515,7 @@ export class Run {
       run: this.context,
       startedCalls: this.started,
       callStarting: (callId: string) => this.callStarting(callId),
+      ...(this.callGate === undefined ? {} : { callGate: this.callGate }),
       checkpoint: () => this.checkpoint(),
     };
   }

@@ -136,10 +136,9 @@ export async function runVesselCalls(input: VesselRun): Promise<ActivityFailedEr
         waiting.add(index);
         return;
       }
-      await finish(
-        await executeVesselCall(agent, toRun[index] as Call, context, callId, false),
-        false,
-      );
+      const body = async (): Promise<void> =>
+        finish(await executeVesselCall(agent, toRun[index] as Call, context, callId, false), false);
+      await (agent.callGate === undefined ? body() : agent.callGate(callId, body));
     });
   };
 
