@@ -8,10 +8,11 @@
  *   node bench/ideact-workers.mjs recovery [--trials 5] [--takeover-ms 5000] [--polling-ms 1000]
  *   (--profile DIR: the workers write V8 CPU profiles there; --keep: the schemas are not dropped)
  *
- * throughput: RUNS short scripted runs (3 turns of 2 instant Calls, then the answer: 8 DBOS steps
- *   each) enqueued on one queue that 2 worker processes consume; runs/s from the first enqueue to the
- *   last run's end, and the latency of a step (DBOS's operation_outputs: completed − started of each
- *   `agent-step`), of the gap between steps and of a run. Then the same runs in this process without
+ * throughput: RUNS short scripted runs (3 turns of 2 instant Calls, then the answer: 14 DBOS steps
+ *   each: 4 model turns, 3 Actor reports and the final step (`agent-step`), 6 Calls (`call <callId>`)) enqueued on
+ *   one queue that 2 worker processes consume; runs/s from the first enqueue to the last run's end,
+ *   and the latency of a step (DBOS's operation_outputs: completed − started of each step), of the
+ *   gap between steps and of a run. Then the same runs in this process without
  *   DBOS (in memory, FileRunStore, PostgresRunStore), driven with `run.step()` and timed per step as
  *   the worker groups them (a model turn, or an Actor step), as many at a time as the workers run.
  * recovery: per trial, a run whose second Call sleeps 60 s on its first attempt; once it started, the
@@ -44,7 +45,7 @@ const QUEUE = 'bench-runs';
  * DBOS steps of a short run: 4 model turns (Prompter, Generator, Discriminator) and 4 Actor steps
  * (the last one runs the answer's Vessel, which has no Calls, and ends the run).
  */
-const STEPS_PER_RUN = 8;
+const STEPS_PER_RUN = 14;
 
 const { positionals, values: flags } = parseArgs({
   allowPositionals: true,
@@ -388,7 +389,7 @@ async function throughput() {
   }
 }
 
-/** Every run completed once with its output, 8 steps, each Call executed exactly once. */
+/** Every run completed once with its output, 14 steps, each Call executed exactly once. */
 function checkThroughput(runIds, workflows, steps, effects, workers) {
   const problems = [];
   const byId = new Map(workflows.map((workflow) => [workflow.workflow_uuid, workflow]));
@@ -429,7 +430,7 @@ function checkThroughput(runIds, workflows, steps, effects, workers) {
   );
   const summary =
     `${workflows.filter((workflow) => workflow.status === 'SUCCESS').length}/${runIds.length} runs SUCCESS with output "${SHORT_OUTPUT}", ` +
-    `${steps.length} agent-step rows, ${effects.length} Activity executions for ${executions.size} distinct Calls`;
+    `${steps.length} step rows, ${effects.length} Activity executions for ${executions.size} distinct Calls`;
   return { problems, perWorker, summary };
 }
 
@@ -518,14 +519,15 @@ async function recovery() {
       if (slow.length !== 2 || slow[1].attempt !== 2 || slow[1].pid === victim.pid) {
         problems.push(`trial ${trial}: slow Call executions ${JSON.stringify(slow)}`);
       }
-      if (steps.length !== 4)
-        problems.push(`trial ${trial}: ${steps.length} agent-step rows, 4 expected`);
-      // Step 0 (the first turn) the victim recorded; step 1 (the Actor step it was in) the survivor.
+      if (steps.length !== 6)
+        problems.push(`trial ${trial}: ${steps.length} step rows, 6 expected`);
+      // Steps 0–2 (the turn, the Actor's report, the instant Call) the victim recorded; step 3 (the
+      // slow Call's step it was in) the survivor.
       results.push({
         lockFreed: lockFreedAt === undefined ? undefined : lockFreedAt - killedAt,
         reenqueued: reenqueuedAt === undefined ? undefined : reenqueuedAt - killedAt,
         dequeued: workflow.dequeued - killedAt,
-        nextStep: steps[1].started - killedAt,
+        nextStep: steps[3].started - killedAt,
         callAgain: slow[1] === undefined ? undefined : slow[1].time - killedAt,
         survivor: workflow.executor_id,
       });
