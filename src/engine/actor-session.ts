@@ -1,5 +1,6 @@
 import type { Agent } from '../runtime/loop/agent';
 import type { RunHeader, RunStore } from '../runtime/run-store';
+import { markCancelled } from './agent-step';
 
 /** What an {@link ActorSession} needs from its workflow. @internal */
 export interface ActorSessionInput {
@@ -70,10 +71,12 @@ export class ActorSession {
     return callId;
   }
 
-  /** Settles when the Actor has ended (it was never started when every step was replayed). */
-  async ended(): Promise<{ cancelled: boolean }> {
+  /**
+   * Settles when the Actor has ended (it was never started when every step was replayed); a
+   * cancelled one has marked its run `cancelled`.
+   */
+  async ended(): Promise<void> {
     await this.actor?.catch(() => undefined);
-    return { cancelled: this.cancelled };
   }
 
   private async runActor(): Promise<void> {
@@ -94,8 +97,12 @@ export class ActorSession {
         },
       });
       if (run.state.nextStep.module !== 'actor') return;
-      await run.step();
+      await run.step().catch((error: unknown) => {
+        // The Actor saved itself stopped first; how the run goes on is the next agent-step's call.
+        if (!this.cancelled) throw error;
+      });
       await store.flush?.();
+      if (this.cancelled) await markCancelled(store, runId);
     } finally {
       for (const own of this.tickets.values()) own.hand(undefined);
     }

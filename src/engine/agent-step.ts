@@ -74,11 +74,11 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
   if (state.nextStep.module === 'done') {
     return { kind: 'done', result: workerRunResult(runId, state) };
   }
+  const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
   const first = state.nextStep;
   if (input.reportActor === true && first.module === 'actor') {
     const node = getNode(state, first.args.nodeId, '/nextStep/args/nodeId');
     const calls = node.message.type === 'vessel' ? node.message.calls : [];
-    const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
     if (calls.length > 0 && stop(state, {}) === undefined) {
       return {
         kind: 'actor',
@@ -87,7 +87,6 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
       };
     }
   }
-  const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
   const ran: StepModuleName[] = [];
   let next: NextStep = state.nextStep;
   let failure: unknown;
@@ -115,12 +114,7 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
   }
   await store.flush?.();
   if (cancelled()) {
-    // The abort committed the run as `aborted`; the cancellation is what it is, unless a resume
-    // (`ideact runs resume`, a new execution) reopened the run meanwhile: a late mark would stop it.
-    const current = await store.load(runId);
-    if (current?.status !== 'running') {
-      await store.append(runId, [{ type: 'status', status: 'cancelled', time: now() }]);
-    }
+    await markCancelled(store, runId);
     return { kind: 'done', result: workerRunResult(runId, state, 'cancelled') };
   }
   if (stopping() && isAborted(next)) return { kind: 'abandoned' };
@@ -132,6 +126,17 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
   }
   if (next.module === 'done') return { kind: 'done', result: workerRunResult(runId, state) };
   return { kind: 'stepped', ran, next: next.module, status: 'running' };
+}
+
+/**
+ * Marks a run whose step a cancellation aborted `cancelled` (the abort committed it as `aborted`),
+ * unless a resume (`ideact runs resume`, a new execution) reopened it meanwhile: a late mark would
+ * stop the new execution. @internal
+ */
+export async function markCancelled(store: RunStore, runId: string): Promise<void> {
+  const current = await store.load(runId);
+  if (current?.status === 'running') return;
+  await store.append(runId, [{ type: 'status', status: 'cancelled', time: now() }]);
 }
 
 /**

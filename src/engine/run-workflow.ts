@@ -121,22 +121,13 @@ async function actorCalls(
     }),
   );
   // Every step settled, then the Actor ended (it commits the turn after its last Call).
-  const ended = Promise.allSettled(steps).then(async (outcomes) => ({
-    outcomes,
-    ...(await session.ended()),
-  }));
+  const ended = Promise.allSettled(steps).then(async (outcomes) => {
+    await session.ended();
+    return outcomes;
+  });
   context.inFlight.add(ended);
   try {
-    const { outcomes, cancelled } = await ended;
-    if (cancelled) {
-      // The abort committed the run as `aborted`; mark it cancelled unless a resume reopened it.
-      const current = await context.store.load(runId);
-      if (current?.status !== 'running') {
-        await context.store.append(runId, [
-          { type: 'status', status: 'cancelled', time: new Date().toISOString() },
-        ]);
-      }
-    }
+    const outcomes = await ended;
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   } finally {
