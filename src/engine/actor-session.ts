@@ -1,6 +1,10 @@
 import type { Agent } from '../runtime/loop/agent';
+import type { AgentState, NextStep } from '../runtime/loop/agent-state';
+import { NestedAgentStoppedError } from '../errors/nested-agent-stopped.error';
+import type { NestedRunRequest } from '../runtime/nested-run-gate';
 import type { RunHeader, RunStore } from '../runtime/run-store';
 import { markCancelled } from './agent-step';
+import { reopenStoredRun } from './stored-run-control';
 
 /** What an {@link ActorSession} needs from its workflow. @internal */
 export interface ActorSessionInput {
@@ -9,6 +13,25 @@ export interface ActorSessionInput {
   agentFor: (header: RunHeader) => Promise<Agent>;
   /** Aborted when the worker stops: the session's Calls are abandoned (their steps never record). */
   stopSignal: AbortSignal;
+  /** Waits for a child workflow to end (DBOS `getResult`, polling the system database). */
+  awaitChild: (workflowId: string) => Promise<unknown>;
+}
+
+/** Which module Call the workflow starts a child workflow for next (the `nested-run` step's output). */
+export interface NestedRunTurn {
+  callId: string;
+  /** The nested run to start as a child workflow; null when the Call started none. */
+  runId: string | null;
+}
+
+/** A module Call's way to its child workflow: its hand-off (or none), then the child's id. */
+interface NestedTicket {
+  handed: Promise<string | null>;
+  hand: (runId: string | null) => void;
+  /** The child workflow's id once the workflow started it (null: it starts none for this Call). */
+  child: Promise<string | null>;
+  started: (workflowId: string | null) => void;
+  failed: (error: unknown) => void;
 }
 
 /** A Call's body the Actor hands to the DBOS step reserved for it, and when that body has run. */
@@ -30,6 +53,7 @@ interface Ticket {
  */
 export class ActorSession {
   private readonly tickets = new Map<string, Ticket>();
+  private readonly nested = new Map<string, NestedTicket>();
   private readonly controller = new AbortController();
   private actor?: Promise<void>;
   private cancelled = false;
@@ -37,8 +61,10 @@ export class ActorSession {
   constructor(
     private readonly input: ActorSessionInput,
     callIds: readonly string[],
+    moduleCallIds: readonly string[] = [],
   ) {
     for (const callId of callIds) this.tickets.set(callId, ticket());
+    for (const callId of moduleCallIds) this.nested.set(callId, nestedTicket());
     input.stopSignal.addEventListener('abort', () =>
       this.controller.abort(input.stopSignal.reason),
     );
@@ -60,8 +86,10 @@ export class ActorSession {
       try {
         await body();
         own.done();
+        this.nested.get(callId)?.hand(null);
       } catch (error) {
         own.done(error);
+        this.nested.get(callId)?.hand(null);
         // A stopping worker abandons the step: never recorded, the next worker runs it again.
         if (this.input.stopSignal.aborted) return new Promise(() => undefined);
         throw error;
@@ -69,6 +97,33 @@ export class ActorSession {
     }
     if (this.input.stopSignal.aborted) return new Promise(() => undefined);
     return callId;
+  }
+
+  /**
+   * The body of a `nested-run` step: the first of `remaining` (module Calls the workflow has not
+   * started a child for) to hand its nested run off, or to end without one (null). Its output is
+   * recorded, so a replay starts the same children in the same order.
+   */
+  async nextNested(remaining: readonly string[]): Promise<NestedRunTurn> {
+    this.actor ??= this.runActor();
+    const turn = await Promise.race(
+      remaining.map(async (callId) => {
+        const own = this.nested.get(callId) as NestedTicket;
+        return { callId, runId: await own.handed };
+      }),
+    );
+    if (this.input.stopSignal.aborted) return new Promise(() => undefined);
+    return turn;
+  }
+
+  /** The workflow started `workflowId` as the child of module Call `callId` (null: none). */
+  childStarted(callId: string, workflowId: string | null): void {
+    this.nested.get(callId)?.started(workflowId);
+  }
+
+  /** The workflow could not start module Call `callId`'s child: the Call fails with `error`. */
+  childFailed(callId: string, error: unknown): void {
+    this.nested.get(callId)?.failed(error);
   }
 
   /**
@@ -95,6 +150,7 @@ export class ActorSession {
           own.hand(body);
           return own.ran;
         },
+        nestedRuns: (request) => this.nestedRun(request),
       });
       if (run.state.nextStep.module !== 'actor') return;
       await run.step().catch((error: unknown) => {
@@ -105,8 +161,126 @@ export class ActorSession {
       if (this.cancelled) await markCancelled(store, runId);
     } finally {
       for (const own of this.tickets.values()) own.hand(undefined);
+      for (const own of this.nested.values()) own.hand(null);
     }
   }
+
+  /**
+   * A module Call's nested agent, run as a child workflow: creates its run in the store (or finds
+   * the one an earlier attempt created, reopened if a cancel or a stopping worker stopped it), hands
+   * it to the workflow's next `nested-run` step, waits for the child workflow to end and returns the
+   * nested run's final state. Undefined (run it in-process) for a Call the workflow did not announce.
+   */
+  private async nestedRun(request: NestedRunRequest): Promise<AgentState | undefined> {
+    const own = this.nested.get(request.parentCallId);
+    if (own === undefined) return undefined;
+    const { store } = this.input;
+    const existing = await store.load(request.runId);
+    if (existing === undefined) {
+      await store.create(
+        {
+          runId: request.runId,
+          parentRunId: request.parentRunId,
+          parentCallId: request.parentCallId,
+          createdAt: new Date().toISOString(),
+          nestedModule: request.module,
+        },
+        request.state,
+      );
+    } else if (existing.status === 'completed') {
+      return existing.state;
+    } else if (existing.status === 'cancelled' || isAborted(existing.state.nextStep)) {
+      await reopenStoredRun(store, request.runId);
+    }
+    own.hand(request.runId);
+    const workflowId = await untilAborted(own.child, request.signal);
+    if (workflowId === null) return undefined;
+    let failure: unknown;
+    try {
+      await untilAborted(this.input.awaitChild(workflowId), request.signal);
+    } catch (error) {
+      if (request.signal?.aborted === true) throw error;
+      failure = error;
+    }
+    const final = await store.load(request.runId);
+    const stoppedShort =
+      failure !== undefined ||
+      final === undefined ||
+      final.status === 'cancelled' ||
+      final.state.nextStep.module !== 'done' ||
+      isAborted(final.state.nextStep);
+    // A child cancelled with its parent (DBOS cancels both) may end before the parent's own cancel
+    // reaches this step: wait for it, so the Call is aborted (not recorded) rather than failed.
+    if (stoppedShort && (await abortedWithin(request.signal, PARENT_CANCEL_GRACE_MS))) {
+      throw (request.signal as AbortSignal).reason;
+    }
+    if (final !== undefined && final.state.nextStep.module === 'done') return final.state;
+    throw new NestedAgentStoppedError({
+      chain: request.module.chain,
+      reason: final?.status ?? 'failed',
+      detail: `its child workflow ${workflowId} ended with the run ${final?.status ?? 'missing'}`,
+      cause: failure,
+    });
+  }
+}
+
+/** How long a module Call whose child stopped short waits for its own cancellation to arrive. */
+const PARENT_CANCEL_GRACE_MS = 5_000;
+
+/** True once `signal` aborts, false if it has not after `ms`. */
+async function abortedWithin(signal: AbortSignal | undefined, ms: number): Promise<boolean> {
+  if (signal === undefined) return false;
+  if (signal.aborted) return true;
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', abort);
+      resolve(false);
+    }, ms);
+    const abort = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+function nestedTicket(): NestedTicket {
+  let hand!: NestedTicket['hand'];
+  let started!: NestedTicket['started'];
+  let failed!: NestedTicket['failed'];
+  const handed = new Promise<string | null>((resolve) => {
+    hand = resolve;
+  });
+  const child = new Promise<string | null>((resolve, reject) => {
+    started = resolve;
+    failed = reject;
+  });
+  child.catch(() => undefined); // read by the Call that handed off, if it still waits
+  return { handed, hand, child, started, failed };
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+function isAborted(step: NextStep): boolean {
+  return step.module === 'done' && step.args.reason === 'aborted';
 }
 
 function ticket(): Ticket {

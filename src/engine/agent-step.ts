@@ -5,6 +5,7 @@ import type { NextStep, StepModuleName } from '../runtime/loop/agent-state';
 import { limitConditions, stopWhen } from '../runtime/loop/stop-conditions';
 import type { RunHeader, RunStatus, RunStore } from '../runtime/run-store';
 import { getNode } from '../runtime/loop/state-tree';
+import { readTool } from '../protocol/read-tool';
 import { workerRunResult, type WorkerRunResult } from './worker-run-result';
 
 /** What one agent step of a worker needs. @internal */
@@ -28,8 +29,11 @@ export interface AgentStepInput {
 export type AgentStepOutcome =
   /** One Actor step, or one model turn (Prompter, Generator, Discriminator), ran and committed. */
   | { kind: 'stepped'; ran: StepModuleName[]; next: StepModuleName; status: RunStatus }
-  /** The next step is the Actor's on this Vessel node, whose Calls have these ids (in index order). */
-  | { kind: 'actor'; nodeId: number; callIds: string[] }
+  /**
+   * The next step is the Actor's on this Vessel node, whose Calls have these ids (in index order);
+   * `moduleCallIds`: those that run a module, so may start a nested agent (a child workflow).
+   */
+  | { kind: 'actor'; nodeId: number; callIds: string[]; moduleCallIds: string[] }
   /** The run stopped (completed, awaiting approval, a limit, an error, cancelled): the workflow ends. */
   | { kind: 'done'; result: WorkerRunResult }
   /** The worker is stopping: this step's outcome must not be recorded, so a replay runs it again. */
@@ -43,7 +47,7 @@ export type AgentStepOutcome =
  * history, says what comes next: a step that committed but whose DBOS record a crash lost is not run
  * again. Inside an Actor step each Call is journaled before it starts and checkpointed when it ends,
  * so a replay never runs a completed Call again and runs a started one again with the same `callId`
- * (at least once). Nested agents run in-process inside the step, stored as runs linked by parent id.
+ * (at least once). A module Call's nested agent runs as a child workflow (see the run workflow).
  * @internal
  */
 export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutcome> {
@@ -80,10 +84,14 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
     const node = getNode(state, first.args.nodeId, '/nextStep/args/nodeId');
     const calls = node.message.type === 'vessel' ? node.message.calls : [];
     if (calls.length > 0 && stop(state, {}) === undefined) {
+      const modules = await moduleToolNames(agent);
       return {
         kind: 'actor',
         nodeId: node.id,
         callIds: calls.map((_, index) => `${node.id}:${index}`),
+        moduleCallIds: calls.flatMap((call, index) =>
+          modules.has(String(call._tool)) ? [`${node.id}:${index}`] : [],
+        ),
       };
     }
   }
@@ -137,6 +145,21 @@ export async function markCancelled(store: RunStore, runId: string): Promise<voi
   const current = await store.load(runId);
   if (current?.status === 'running') return;
   await store.append(runId, [{ type: 'status', status: 'cancelled', time: now() }]);
+}
+
+/** Names of the agent's Tools that run a module (`_module`): their Calls may start nested agents. */
+async function moduleToolNames(agent: Agent): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const tool of await agent.listTools()) {
+    let info;
+    try {
+      info = readTool(tool);
+    } catch {
+      continue; // the Actor reports an invalid Tool on its Call
+    }
+    if (info.module !== undefined && (info.activity ?? '') === '') names.add(info.name);
+  }
+  return names;
 }
 
 /**

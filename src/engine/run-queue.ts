@@ -151,12 +151,14 @@ export class RunQueue {
 
   /**
    * Cancels a run: marks it `cancelled` in the store, and cancels its DBOS workflow when one is
-   * queued or running (a step running now is aborted: its Calls are cancelled, not recorded).
+   * queued or running, with the child workflows of its nested runs (a step running now is aborted:
+   * its Calls are cancelled, not recorded).
    */
   async cancel(runId: string): Promise<void> {
     const latest = await this.latestWorkflow(runId);
     if (latest !== undefined && isActive(latest.status)) {
-      await (await this.connect()).cancelWorkflow(latest.workflowID);
+      // Its nested runs' child workflows too (DBOS leaves children running unless told).
+      await (await this.connect()).cancelWorkflow(latest.workflowID, { cancelChildren: true });
     }
     await cancelStoredRun(this.store, runId);
     // A step a worker runs now is aborted and commits the run as it stops: wait for that (briefly),

@@ -49,6 +49,9 @@ const DATABASE_RETRIES = {
  *   an `agent-step` reports the Vessel (DBOS numbers a step before its first await, so a replay
  *   numbers them alike); each runs its Call and commits the result to the store before it returns
  *   ({@link ActorSession}), so a recorded Call never runs again and a started one runs at least once;
+ * - a module Call's nested agent runs as a child workflow `ideact-run(nestedRunId)` (its run stored
+ *   with the module in its header, so any worker rebuilds its agent): a `nested-run` step records
+ *   which Call handed its nested run off next, then the child starts; the Call's step waits for it;
  * - the loop ends when the run stops (completed, awaiting approval, a limit, an error, cancelled)
  *   and returns its {@link WorkerRunResult}; a step that fails otherwise marks the run `failed`.
  * @internal
@@ -58,6 +61,15 @@ export function registerRunWorkflow(
   context: RunWorkflowContext,
 ): (runId: string, input?: RunWorkflowInput) => Promise<WorkerRunResult> {
   const { DBOS } = sdk;
+  // A nested run (a module Call's nested agent) is a child workflow of its parent's: this function.
+  const workflow: {
+    registered?: (runId: string, input?: RunWorkflowInput) => Promise<WorkerRunResult>;
+  } = {};
+  const startChild = async (nestedRunId: string, input: RunWorkflowInput): Promise<string> => {
+    const registered = workflow.registered as NonNullable<typeof workflow.registered>;
+    const handle = await DBOS.startWorkflow(registered)(nestedRunId, input);
+    return handle.workflowID;
+  };
   const ideactRun = async (
     runId: string,
     input: RunWorkflowInput = {},
@@ -65,11 +77,13 @@ export function registerRunWorkflow(
     // One agent per workflow execution in this process, built on its first step (not replayed ones).
     let agent: Promise<Agent> | undefined;
     const agentFor = (header: RunHeader): Promise<Agent> =>
-      (agent ??= Promise.resolve().then(() =>
-        context.agentFor(
+      (agent ??= Promise.resolve().then(async () => {
+        const root = await context.agentFor(
           input.agentName === undefined ? header : { ...header, agentName: input.agentName },
-        ),
-      ));
+        );
+        // A nested run's agent: the root agent's nested agent for the module its header names.
+        return header.nestedModule === undefined ? root : root.nestedAgent(header.nestedModule);
+      }));
     try {
       for (;;) {
         const outcome = await DBOS.runStep(() => agentStep(DBOS, context, runId, agentFor), {
@@ -78,7 +92,11 @@ export function registerRunWorkflow(
           shouldRetry: isDatabaseDown,
         });
         if (outcome.kind === 'done') return outcome.result;
-        if (outcome.kind === 'actor') await actorCalls(DBOS, context, runId, agentFor, outcome);
+        if (outcome.kind === 'actor') {
+          await actorCalls(DBOS, context, runId, agentFor, outcome, (nestedRunId) =>
+            startChild(nestedRunId, input),
+          );
+        }
       }
     } catch (error) {
       // Cancelled, or this worker stopping: neither is the run's failure.
@@ -96,7 +114,9 @@ export function registerRunWorkflow(
       throw error;
     }
   };
-  return DBOS.registerWorkflow(ideactRun, { name: RUN_WORKFLOW_NAME });
+  const registered = DBOS.registerWorkflow(ideactRun, { name: RUN_WORKFLOW_NAME });
+  workflow.registered = registered;
+  return registered;
 }
 
 /**
@@ -109,17 +129,27 @@ async function actorCalls(
   context: RunWorkflowContext,
   runId: string,
   agentFor: (header: RunHeader) => Promise<Agent>,
-  actor: { nodeId: number; callIds: string[] },
+  actor: { nodeId: number; callIds: string[]; moduleCallIds?: string[] },
+  startChild: (nestedRunId: string) => Promise<string>,
 ): Promise<void> {
   const session = new ActorSession(
-    { store: context.store, runId, agentFor, stopSignal: context.stopSignal },
+    {
+      store: context.store,
+      runId,
+      agentFor,
+      stopSignal: context.stopSignal,
+      awaitChild: (workflowId) =>
+        DBOS.getResult(workflowId, { pollingIntervalMs: CHILD_POLLING_MS }),
+    },
     actor.callIds,
+    actor.moduleCallIds,
   );
-  const steps = actor.callIds.map((callId) =>
+  const steps: Promise<unknown>[] = actor.callIds.map((callId) =>
     DBOS.runStep(() => session.step(callId, DBOS.stepStatus?.cancelSignal), {
       name: `call ${callId}`,
     }),
   );
+  steps.push(nestedChildren(DBOS, session, actor.moduleCallIds ?? [], startChild));
   // Every step settled, then the Actor ended (it commits the turn after its last Call).
   const ended = Promise.allSettled(steps).then(async (outcomes) => {
     await session.ended();
@@ -134,6 +164,37 @@ async function actorCalls(
     context.inFlight.delete(ended);
   }
 }
+
+/**
+ * Starts the child workflows of an Actor step's module Calls, in the order their nested runs are
+ * handed off: each `nested-run` step records which Call comes next (any of those left, so a Call
+ * waiting for another's output never blocks it), then its child workflow starts. A replay reads the
+ * recorded order and gets DBOS's handles of the children it started before.
+ */
+async function nestedChildren(
+  DBOS: DbosSdk['DBOS'],
+  session: ActorSession,
+  moduleCallIds: readonly string[],
+  startChild: (nestedRunId: string) => Promise<string>,
+): Promise<void> {
+  const remaining = new Set(moduleCallIds);
+  while (remaining.size > 0) {
+    const turn = await DBOS.runStep(() => session.nextNested([...remaining]), {
+      name: 'nested-run',
+    });
+    remaining.delete(turn.callId);
+    try {
+      session.childStarted(turn.callId, turn.runId === null ? null : await startChild(turn.runId));
+    } catch (error) {
+      // The Call fails with it (it is not left waiting); the workflow fails after the Actor ends.
+      session.childFailed(turn.callId, error);
+      throw error;
+    }
+  }
+}
+
+/** How often a module Call polls the system database for its child workflow's end. */
+const CHILD_POLLING_MS = 200;
 
 /** The body of one `agent-step`: an abandoned step never returns, so DBOS never records it. */
 async function agentStep(

@@ -163,8 +163,10 @@ async function launchWorker(options: WorkerOptions): Promise<Worker> {
 
 /**
  * Takes over the runs of workers that are gone: for each other executor with PENDING runs on the
- * queue whose lock is free, re-enqueues (DBOS `resumeWorkflow`) those runs, holding its lock so that
- * exactly one worker does it. Their workflows then replay on whichever worker dequeues them.
+ * queue (or child workflows of runs, which have no queue of their own) whose lock is free,
+ * re-enqueues (DBOS `resumeWorkflow`) those runs, holding its lock so that exactly one worker does
+ * it. Runs go back on the queue, children on DBOS's internal queue (a parent already holds a slot
+ * while it waits for its child). Their workflows then replay on whichever worker dequeues them.
  */
 async function takeOverGoneWorkers(
   sdk: DbosSdk,
@@ -173,15 +175,17 @@ async function takeOverGoneWorkers(
   self: string,
 ): Promise<void> {
   const { DBOS } = sdk;
+  const ours = (workflow: { queueName?: string }): boolean =>
+    workflow.queueName === queueName || isChildQueue(workflow.queueName);
   const pending = await DBOS.listWorkflows({
     status: 'PENDING',
-    queueName,
     workflowName: RUN_WORKFLOW_NAME,
     loadInput: false,
     loadOutput: false,
   });
   const executors = new Set(
     pending
+      .filter(ours)
       .map((workflow) => workflow.executorId)
       .filter(
         (id): id is string => id !== undefined && id !== self && id.startsWith(EXECUTOR_PREFIX),
@@ -192,15 +196,28 @@ async function takeOverGoneWorkers(
       // Listed again under the lock: runs another worker took over meanwhile have a new executor.
       const orphans = await DBOS.listWorkflows({
         status: 'PENDING',
-        queueName,
+        workflowName: RUN_WORKFLOW_NAME,
         executorId,
         loadInput: false,
         loadOutput: false,
       });
-      for (const orphan of orphans) await DBOS.resumeWorkflow(orphan.workflowID, { queueName });
+      for (const orphan of orphans.filter(ours)) {
+        await DBOS.resumeWorkflow(
+          orphan.workflowID,
+          orphan.queueName === queueName ? { queueName } : undefined,
+        );
+      }
     });
   }
 }
+
+/** A child workflow's queue: none (started by its parent) or DBOS's internal one (resumed). */
+function isChildQueue(queueName: string | undefined): boolean {
+  return queueName === undefined || queueName === DBOS_INTERNAL_QUEUE;
+}
+
+/** The queue `DBOS.resumeWorkflow` puts a workflow on when given none (`@dbos-inc/dbos-sdk` 5). */
+const DBOS_INTERNAL_QUEUE = '_dbos_internal_queue';
 
 /** The worker's agent option as a function of the run header. */
 function agentFactory(agent: WorkerAgent): (header: WorkerRunHeader) => Agent | Promise<Agent> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RunEvent, RunEventListener, RunEventPayload } from './run-event';
+import type { NestedRunGate } from './nested-run-gate';
 import type { RunStore } from './run-store';
 
 /** Milliseconds since the epoch from the monotonic clock, so event times never go backwards. */
@@ -27,6 +28,8 @@ export class RunContext {
   readonly signal?: AbortSignal;
   /** Where the run is stored, so nested runs are stored beside it (linked by parent id). */
   readonly store?: RunStore;
+  /** Where nested agents' runs go instead of in-process (a worker's child workflows). @internal */
+  readonly nestedRuns?: NestedRunGate;
   private readonly sink: RunEventListener;
   /** Shared by a run's contexts, so observing the root turns on deltas everywhere below it. */
   private readonly flags: RunContextFlags;
@@ -39,6 +42,7 @@ export class RunContext {
     signal?: AbortSignal;
     flags?: RunContextFlags;
     store?: RunStore;
+    nestedRuns?: NestedRunGate;
   }) {
     this.runId = options.runId;
     this.path = Object.freeze([...options.path]);
@@ -46,6 +50,7 @@ export class RunContext {
     this.signal = options.signal;
     this.flags = options.flags ?? { observed: false };
     this.store = options.store;
+    this.nestedRuns = options.nestedRuns;
   }
 
   /** True when someone reads `solution-delta` events, so requests stream and parse partial JSON. */
@@ -125,6 +130,7 @@ export class RunContext {
       signal: options.signal ?? this.signal,
       flags: this.flags,
       store: this.store,
+      nestedRuns: this.nestedRuns,
     });
   }
 }

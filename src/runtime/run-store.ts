@@ -1,3 +1,4 @@
+import type { JSONSchema } from '../protocol/json-schema';
 import type { AgentLimits, AgentNode, AgentState, AgentUsage, NextStep } from './loop/agent-state';
 
 /**
@@ -40,6 +41,26 @@ export interface RunHeader {
   task?: string;
   /** ISO time the run was created. */
   createdAt: string;
+  /**
+   * For a nested agent's run a worker executes as a child workflow: the module it runs, so any
+   * worker rebuilds the nested agent from the root agent (`agent.nestedAgent(header)`).
+   */
+  nestedModule?: NestedModule;
+}
+
+/**
+ * The module a nested agent runs (R-MOD-5), as stored with its run: the Idea's schema (a Vessel whose
+ * Calls offer the module's Tools), the depth it runs at and the module chain from the root agent.
+ */
+export interface NestedModule {
+  /** The module's canonical id (file path or URL), the chain's last entry. */
+  id: string;
+  /** The module Idea's schema as loaded when the run started (it names the nested agent's Tools). */
+  schema: JSONSchema;
+  /** 1 for a module the top-level agent called. */
+  depth: number;
+  /** Module ids from the root agent to this one (cycle detection). */
+  chain: string[];
 }
 
 /** A row of `store.list()`. */

@@ -1,6 +1,6 @@
 import type { ReplayResult } from '../runtime/loop/run-journal';
 import type { AgentState } from '../runtime/loop/agent-state';
-import type { JournalEntry, OpenCall, RunStatus } from '../runtime/run-store';
+import type { JournalEntry, NestedModule, OpenCall, RunStatus } from '../runtime/run-store';
 import type { PostgresQueryable } from './postgres-connection';
 import { replayFromCheckpoint } from './postgres-replay';
 import type { SchemaTables } from './postgres-schema';
@@ -18,6 +18,8 @@ export interface RunRow {
   parent_run_id: string | null;
   parent_call_id: string | null;
   task: string | null;
+  /** RunHeader.nestedModule (schema version 2). */
+  nested_module: NestedModule | null;
   status: RunStatus;
   stop_reason: string | null;
   created_at: Date;

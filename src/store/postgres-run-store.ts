@@ -98,8 +98,9 @@ export class PostgresRunStore implements RunStore {
     await this.transaction(async (client) => {
       const inserted = await client.query(
         `INSERT INTO ${this.tables.runs}
-           (run_id, parent_run_id, parent_call_id, task, status, stop_reason, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+           (run_id, parent_run_id, parent_call_id, task, status, stop_reason, created_at, updated_at,
+            nested_module)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8::jsonb)
          ON CONFLICT (run_id) DO NOTHING`,
         [
           header.runId,
@@ -109,6 +110,7 @@ export class PostgresRunStore implements RunStore {
           status,
           stopReason,
           header.createdAt,
+          header.nestedModule === undefined ? null : JSON.stringify(header.nestedModule),
         ],
       );
       if (inserted.rowCount === 0) {
@@ -363,5 +365,6 @@ function headerOf(row: RunRow): RunHeader {
     ...(row.parent_call_id === null ? {} : { parentCallId: row.parent_call_id }),
     ...(row.task === null ? {} : { task: row.task }),
     createdAt: row.created_at.toISOString(),
+    ...(row.nested_module === null ? {} : { nestedModule: row.nested_module }),
   };
 }

@@ -76,6 +76,8 @@ const MIGRATIONS: ReadonlyArray<(tables: SchemaTables) => string[]> = [
        PRIMARY KEY (run_id, covers_seq)
      )`,
   ],
+  // A nested run a worker executes as a child workflow names its module (RunHeader.nestedModule).
+  (t) => [`ALTER TABLE ${t.runs} ADD COLUMN nested_module jsonb`],
 ];
 
 /** The schema version this code writes and reads. */

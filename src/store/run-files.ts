@@ -40,6 +40,7 @@ export function headerOf(file: RunHeader): RunHeader {
   if (file.parentRunId !== undefined) header.parentRunId = file.parentRunId;
   if (file.parentCallId !== undefined) header.parentCallId = file.parentCallId;
   if (file.task !== undefined) header.task = file.task;
+  if (file.nestedModule !== undefined) header.nestedModule = file.nestedModule;
   return header;
 }
 

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { RunQueue } from 'ideact';
 import { databaseForThisFile } from '../support/test-database';
 import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
 import {
+  sideEffects,
   startWorkerProcess,
   stopWorkerProcess,
   waitUntil,
@@ -25,14 +26,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(directory, { recursive: true, force: true });
 });
-
-function sideEffects(log: string): SideEffect[] {
-  if (!existsSync(log)) return [];
-  return readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as SideEffect);
-}
 
 describe('two worker processes on one queue (issue 18)', () => {
   it('a worker SIGKILLed mid-Activity: the other completes the run once, output as uninterrupted, no completed Call re-executed, steps checkpointed in DBOS', async () => {
@@ -137,12 +130,12 @@ describe('two worker processes on one queue (issue 18)', () => {
       };
       expect(outcomes).toEqual([
         expect.objectContaining(turn),
-        { kind: 'actor', nodeId: 1, callIds: ['1:0', '1:1', '1:2'] },
+        { kind: 'actor', nodeId: 1, callIds: ['1:0', '1:1', '1:2'], moduleCallIds: [] },
         '1:0',
         '1:1',
         '1:2',
         expect.objectContaining(turn),
-        { kind: 'actor', nodeId: 5, callIds: ['5:0'] },
+        { kind: 'actor', nodeId: 5, callIds: ['5:0'], moduleCallIds: [] },
         '5:0',
         expect.objectContaining(turn),
         {

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { SideEffect } from './fixtures/worker-scenario';
 
 /** Repository root (children run there, so tsx and the sources resolve). */
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -85,4 +87,13 @@ export async function waitUntil(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The side-effect log's lines (none before the first Activity ran). */
+export function sideEffects(log: string): SideEffect[] {
+  if (!existsSync(log)) return [];
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as SideEffect);
 }

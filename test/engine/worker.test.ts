@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
@@ -15,7 +15,7 @@ import {
 import { CLI, runCli } from '../cli/run-cli';
 import { databaseForThisFile } from '../support/test-database';
 import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
-import { waitUntil } from './worker-processes';
+import { sideEffects, waitUntil } from './worker-processes';
 
 /**
  * Workers on DBOS (issue 18 item 4) with a worker in this process and the built CLI in child
@@ -66,19 +66,14 @@ describe('a worker on the test database (issue 18)', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  const effects = (): SideEffect[] =>
-    existsSync(log)
-      ? readFileSync(log, 'utf8')
-          .split('\n')
-          .filter((line) => line !== '')
-          .map((line) => JSON.parse(line) as SideEffect)
-      : [];
+  const effects = (): SideEffect[] => sideEffects(log);
   const effectsOf = (runId: string) => effects().filter((line) => line.runId === runId);
   const workflowStatuses = async (runId: string) =>
     (
       await db.query<{ workflow_uuid: string; status: string }>(
         `SELECT workflow_uuid, status FROM "${engine.systemSchema}".workflow_status
-          WHERE workflow_uuid = $1 OR workflow_uuid LIKE $2 ORDER BY created_at`,
+          WHERE (workflow_uuid = $1 OR workflow_uuid LIKE $2) AND parent_workflow_id IS NULL
+          ORDER BY created_at`,
         [runId, `${runId}:%`],
       )
     ).map((row) => `${row.workflow_uuid} ${row.status}`);
@@ -188,6 +183,56 @@ describe('a worker on the test database (issue 18)', () => {
     );
     expect(rows.map((row) => row.function_name)).toEqual(['call 1:0', 'call 1:1']);
   });
+
+  it('R-MOD-5 cancelling a run cancels its nested run (a child workflow); a resume continues the nested run where it stopped', async () => {
+    const { runId } = await queue.enqueue({ task: TASKS.nested });
+    const nestedRunId = `${runId}-1-0`;
+    const nestedEffects = () =>
+      effectsOf(nestedRunId).map((line) => `${line.event} ${line.name} #${line.attempt}`);
+    await waitUntil(() => nestedEffects().includes('start n2 #1'), 'the nested slow Call');
+    await queue.cancel(runId);
+    expect(await queue.wait(runId, { timeoutMs: 10_000 })).toMatchObject({ status: 'cancelled' });
+    const children = async () =>
+      (
+        await db.query<{ workflow_uuid: string; status: string }>(
+          `SELECT workflow_uuid, status FROM "${engine.systemSchema}".workflow_status
+            WHERE parent_workflow_id LIKE $1 ORDER BY created_at`,
+          [`${runId}%`],
+        )
+      ).map((row) => row.status);
+    // DBOS cancels the child with its parent; the nested run's aborted Call stays open.
+    expect(await children()).toEqual(['CANCELLED']);
+    await waitUntil(
+      async () => (await queue.store.load(nestedRunId))?.status === 'cancelled',
+      'the nested run marked cancelled',
+    );
+    expect((await queue.store.load(nestedRunId))?.openCalls).toEqual([
+      { callId: '3:1', attempt: 1 },
+    ]);
+
+    await queue.resume(runId);
+    expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
+      status: 'completed',
+      output: 'recorded x, helped[recorded n1, slept n2]',
+    });
+    // The same nested run went on in a new child workflow: n1 did not run again, n2 did (attempt 2).
+    expect(nestedEffects()).toEqual([
+      'start n1 #1',
+      'done n1 #1',
+      'start n2 #1',
+      'start n2 #2',
+      'done n2 #2',
+    ]);
+    expect(effectsOf(runId).map((line) => `${line.event} ${line.name} #${line.attempt}`)).toEqual([
+      'start x #1',
+      'done x #1',
+    ]);
+    expect(await children()).toEqual(['CANCELLED', 'SUCCESS']);
+    expect(await workflowStatuses(runId)).toEqual([`${runId} CANCELLED`, `${runId}:2 SUCCESS`]);
+    expect(await queue.store.list({ parentRunId: runId })).toEqual([
+      expect.objectContaining({ runId: nestedRunId, status: 'completed' }),
+    ]);
+  }, 30_000);
 
   it('one worker per process: a second startWorker is a WorkerAlreadyRunningError', async () => {
     await expect(startTestWorker()).rejects.toBeInstanceOf(WorkerAlreadyRunningError);

@@ -51,6 +51,23 @@ beforeAll(async () => {
 });
 
 describe('FileRunStore: create, append, load (issue 18 item 1)', () => {
+  it('a nested run keeps its parent and the module it runs in its header (a worker rebuilds its agent from it)', async () => {
+    const dir = await tempDir();
+    const nestedModule = {
+      id: '/ideas/helper.json',
+      schema: { type: 'object', properties: { calls: { type: 'array' } } },
+      depth: 1,
+      chain: ['/ideas/helper.json'],
+    };
+    const nested = header('run_parent-1-0', {
+      parentRunId: 'run_parent',
+      parentCallId: '1:0',
+      nestedModule,
+    });
+    await newStore({ dir }).create(nested, weather.initial);
+    expect((await newStore({ dir }).load(nested.runId))?.header).toEqual(nested);
+  });
+
   it('loads the state of a scripted run equal to the in-memory one, with header and status', async () => {
     const dir = await tempDir();
     const store = newStore({ dir });

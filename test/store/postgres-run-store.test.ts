@@ -313,7 +313,31 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     ]);
     expect(await openStore({ schema }).list()).toHaveLength(2);
     const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
-    expect(versions).toEqual([{ version: 1 }]);
+    expect(versions).toEqual([{ version: 2 }]);
+  });
+
+  it('a schema at version 1 migrates to 2 with its runs kept; a nested run keeps the module in its header (a worker rebuilds its agent from it)', async () => {
+    const schema = database.newSchema();
+    const old = openStore({ schema });
+    const kept = header();
+    await old.create(kept, textState(1));
+    // What an ideact before nested child workflows left: no nested_module column, version 1.
+    await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN nested_module`);
+    await database.query(`UPDATE "${schema}".schema_version SET version = 1`);
+
+    const store = openStore({ schema });
+    const nestedModule = {
+      id: '/ideas/helper.json',
+      schema: { type: 'object', properties: { calls: { type: 'array' } } },
+      depth: 1,
+      chain: ['/ideas/helper.json'],
+    };
+    const nested = header({ parentRunId: kept.runId, parentCallId: '1:0', nestedModule });
+    await store.create(nested, textState(1));
+    expect((await store.load(nested.runId))?.header).toEqual(nested);
+    expect((await store.load(kept.runId))?.header).toEqual(kept);
+    const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
+    expect(versions).toEqual([{ version: 2 }]);
   });
 
   it('create on an existing id rejects with RunExistsError; append to an unknown run with RunNotFoundError; load of one is undefined', async () => {

@@ -4,6 +4,7 @@ import type { Message } from '../../protocol/message';
 import type { Call } from '../../protocol/call';
 import type { AgentState, AgentUsage, StopReason } from './agent-state';
 import type { ConfirmCalls, ConfirmDecision } from './confirm';
+import type { NestedRunGate } from '../nested-run-gate';
 import type { ActivityErrorMode, CallGate, PlanMode } from './agent-runtime';
 import type { StepModule } from './step-module';
 
@@ -145,6 +146,8 @@ export interface RunOptions {
   eagerCalls?: boolean;
   /** Runs each Call's body (a worker's per-Call DBOS steps). @internal */
   callGate?: CallGate;
+  /** Where nested agents' runs go instead of in-process (a worker's child workflows). @internal */
+  nestedRuns?: NestedRunGate;
   /**
    * What the run's events carry besides the defaults: `messages: true` adds each request's rendered
    * messages to its `request-start` event (also of module sub-requests and nested runs), e.g. for a UI.

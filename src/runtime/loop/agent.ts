@@ -1,12 +1,14 @@
 import { ContainerConfigurationError } from '../../errors/container-configuration.error';
 import { InvalidAgentStateError } from '../../errors/invalid-agent-state.error';
+import { NestedAgentRequiredError } from '../../errors/nested-agent-required.error';
 import { RunNotFoundError } from '../../errors/run-not-found.error';
 import type { Provider } from '../../llm/provider';
 import type { Call } from '../../protocol/call';
 import type { Message } from '../../protocol/message';
 import type { TypedToolReference } from '../../protocol/typed-tool';
 import type { RunContext } from '../run-context';
-import type { RunStore, StoredRun } from '../run-store';
+import type { NestedModule, RunStore, StoredRun } from '../run-store';
+import type { ToolSchema } from '../../protocol/tool-schema';
 import type { StateFiles } from '../state-files';
 import type {
   AgentConfig,
@@ -112,6 +114,24 @@ export class Agent {
   /** `await using` support: the same as {@link Agent.dispose}. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
+  }
+
+  /**
+   * The nested agent that runs a stored nested run's module (`header.nestedModule`), built by this
+   * agent's nested-agent module runner: how a worker executes a nested run's child workflow. @internal
+   */
+  nestedAgent(module: NestedModule): Agent {
+    const runner = (this.definition.executor as { moduleRunner?: unknown }).moduleRunner as
+      { agentFor?: (module: NestedModule) => Agent } | undefined;
+    if (typeof runner?.agentFor !== 'function') {
+      throw new NestedAgentRequiredError({ toolName: module.chain.join(' → '), module: module.id });
+    }
+    return runner.agentFor(module);
+  }
+
+  /** The Tools this agent offers its model (what a worker reads to find module Calls). @internal */
+  listTools(): Promise<ToolSchema[]> {
+    return this.definition.toolkit.list();
   }
 
   /** The step modules this agent runs. */

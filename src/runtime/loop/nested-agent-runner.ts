@@ -8,6 +8,9 @@ import { Toolkit } from '../toolkit';
 import { Agent } from './agent';
 import type { AgentConfig, StepModules } from './agent-options';
 import { createInitialState } from './state-tree';
+import type { AgentState } from './agent-state';
+import { nestedRunId } from '../nested-run-gate';
+import type { NestedModule } from '../run-store';
 import { vesselOutput, vesselTools } from '../../protocol/vessel-idea';
 
 /** Default limits of a nested agent: enough for a specialist, bounded so a loop cannot run away. */
@@ -47,16 +50,74 @@ export class NestedAgentRunner implements ModuleRunner {
   async run(input: ModuleRunInput): Promise<unknown> {
     const tools = vesselTools(input.schema);
     if (tools === undefined) return this.options.fallback.run(input);
+    const module: NestedModule = {
+      id: input.module.id,
+      schema: input.schema,
+      depth: input.depth,
+      chain: [...input.chain],
+    };
+    const limits = { ...DEFAULT_NESTED_LIMITS, ...this.options.config?.nestedLimits };
+    const initial = createInitialState({
+      context: input.context,
+      output: vesselOutput(input.schema),
+      limits,
+      chain: input.chain,
+    });
+    // A worker runs the nested run as a child workflow (issue 18): any worker may execute it.
+    const gate = input.run?.nestedRuns;
+    const callId = input.run?.path[input.run.path.length - 1];
+    if (gate !== undefined && input.run !== undefined && callId !== undefined) {
+      const runId = nestedRunId(input.run.runId, callId);
+      initial.runId = runId;
+      const final = await gate({
+        runId,
+        parentRunId: input.run.runId,
+        parentCallId: callId,
+        module,
+        state: initial,
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+      });
+      if (final !== undefined) {
+        input.onNestedRun?.(final);
+        return nestedOutput(final, input.chain);
+      }
+      delete initial.runId;
+    }
+    const run = this.agentFor(module).load(initial, { signal: input.signal, parent: input.run });
+    let result;
+    try {
+      result = await run.result();
+    } finally {
+      input.onNestedRun?.(run.state);
+    }
+    // activityErrors: 'throw' ended the nested run on an Activity's bug: end the parent's run too.
+    if (result.error !== undefined) throw result.error;
+    return nestedOutput(result.state, input.chain);
+  }
+
+  /**
+   * The nested Agent of `module`: its Tools from the module's Vessel schema, run by a child of the
+   * attached executor one level deeper (the Executor checks depth and cycles), with this runner's
+   * options. A worker rebuilds a child workflow's agent this way from its stored header.
+   */
+  agentFor(module: NestedModule): Agent {
+    const tools = vesselTools(module.schema);
+    if (tools === undefined) {
+      throw new InvalidAgentStateError({
+        jsonPath: '/nestedModule/schema',
+        reason: `the schema of module ${module.id} is not a Vessel (its \`calls\` offer no Tools), so no nested agent runs it`,
+      });
+    }
     if (this.root === undefined) {
       throw new InvalidAgentStateError({
         jsonPath: '',
         reason: 'NestedAgentRunner.attach(executor) was not called before a nested module ran',
       });
     }
-    const executor = this.root.child({ tools, depth: input.depth, chain: input.chain });
+    const executor = this.root.child({ tools, depth: module.depth, chain: module.chain });
     const toolkit = new Toolkit({ tools, loader: executor.moduleLoader });
     const { confirm: _confirm, stopWhen: _stopWhen, ...config } = this.options.config ?? {};
-    const agent = new Agent(
+    return new Agent(
       {
         provider: this.options.provider,
         toolkit,
@@ -67,40 +128,27 @@ export class NestedAgentRunner implements ModuleRunner {
       },
       config,
     );
-    const limits = { ...DEFAULT_NESTED_LIMITS, ...this.options.config?.nestedLimits };
-    const run = agent.load(
-      createInitialState({
-        context: input.context,
-        output: vesselOutput(input.schema),
-        limits,
-        chain: input.chain,
-      }),
-      { signal: input.signal, parent: input.run },
-    );
-    let result;
-    try {
-      result = await run.result();
-    } finally {
-      input.onNestedRun?.(run.state);
-    }
-    // activityErrors: 'throw' ended the nested run on an Activity's bug: end the parent's run too.
-    if (result.error !== undefined) throw result.error;
-    // Without an output the Call would return null where its Tool promises the module's output.
-    if (result.stopReason !== 'output') {
-      const done = result.state.nextStep;
-      throw new NestedAgentStoppedError({
-        chain: input.chain,
-        reason: result.stopReason,
-        detail:
-          result.stopReason === 'no_calls'
-            ? 'it returned no Calls and no output'
-            : done.module === 'done'
-              ? done.args.error?.message
-              : undefined,
-      });
-    }
-    return result.output;
   }
+}
+
+/**
+ * A nested run's output from its final state; without one (a limit, an error, no Calls and no
+ * output) the Call would return null where its Tool promises the module's output: a typed error.
+ */
+function nestedOutput(state: AgentState, chain: string[]): unknown {
+  const done = state.nextStep;
+  const reason = done.module === 'done' ? done.args.reason : 'error';
+  if (reason === 'output' && done.module === 'done') return done.args.output ?? null;
+  throw new NestedAgentStoppedError({
+    chain,
+    reason,
+    detail:
+      reason === 'no_calls'
+        ? 'it returned no Calls and no output'
+        : done.module === 'done'
+          ? done.args.error?.message
+          : undefined,
+  });
 }
 
 /** Options of {@link executorWithNestedAgents}: an Executor's, plus what its nested agents use. */

@@ -154,6 +154,7 @@ export class Run {
             },
             signal,
             store: this.store,
+            nestedRuns: options.nestedRuns,
           })
         : setup.parent.forNestedRun(this.id, { listener: own, signal });
     if (options.events?.messages === true) this.context.recordMessages();
