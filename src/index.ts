@@ -422,6 +422,7 @@ export type {
   RunStore,
   RunStatus,
   RunHeader,
+  NestedModule,
   RunSummary,
   RunFilter,
   OpenCall,
