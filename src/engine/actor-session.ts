@@ -172,7 +172,9 @@ export class ActorSession {
    * nested run's final state. Undefined (run it in-process) for a Call the workflow did not announce.
    */
   private async nestedRun(request: NestedRunRequest): Promise<AgentState | undefined> {
-    const own = this.nested.get(request.parentCallId);
+    // Only this run's own module Calls (not those of a nested run that runs in-process below one).
+    const own =
+      request.parentRunId === this.input.runId ? this.nested.get(request.parentCallId) : undefined;
     if (own === undefined) return undefined;
     const { store } = this.input;
     const existing = await store.load(request.runId);
