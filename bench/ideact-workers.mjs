@@ -5,7 +5,7 @@
  *
  *   npm run build
  *   node bench/ideact-workers.mjs throughput [--runs 1000] [--concurrency 4] [--polling-ms 1000]
- *   node bench/ideact-workers.mjs recovery [--trials 5] [--takeover-ms 5000] [--polling-ms 1000]
+ *   node bench/ideact-workers.mjs recovery [--trials 5] [--takeover-ms 5000] [--polling-ms 1000] [--nested]
  *   (--profile DIR: the workers write V8 CPU profiles there; --keep: the schemas are not dropped)
  *
  * throughput: RUNS short scripted runs (3 turns of 2 instant Calls, then the answer: 14 DBOS steps
@@ -17,7 +17,9 @@
  *   the worker groups them (a model turn, or an Actor step), as many at a time as the workers run.
  * recovery: per trial, a run whose second Call sleeps 60 s on its first attempt; once it started, the
  *   worker running it is SIGKILLed; reported: kill → re-enqueued by the other worker's takeover scan →
- *   dequeued → the interrupted step starts again (its Call's second attempt).
+ *   dequeued → the interrupted step starts again (its Call's second attempt). --nested: the run's one
+ *   module Call starts a nested agent (a child workflow) that runs those two Calls; the child workflow is
+ *   the one watched (re-enqueued on DBOS's internal queue, dequeued, its step starting again).
  * `worker` (internal): one worker process, started by the two modes above.
  */
 import { spawn } from 'node:child_process';
@@ -33,7 +35,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadIdeact, ROOT } from './lib/ideact-package.mjs';
 import { formatNumber, median, quantile } from './lib/stats.mjs';
-import { benchAgent, SHORT_OUTPUT, SLOW_OUTPUT, TASKS } from './lib/worker-agent.mjs';
+import {
+  benchAgent,
+  NESTED_OUTPUT,
+  SHORT_OUTPUT,
+  SLOW_OUTPUT,
+  TASKS,
+} from './lib/worker-agent.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require(path.join(ROOT, 'node_modules', 'pg'));
@@ -56,6 +64,7 @@ const { positionals, values: flags } = parseArgs({
     'polling-ms': { type: 'string' },
     'takeover-ms': { type: 'string' },
     'skip-in-process': { type: 'boolean', default: false },
+    nested: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     profile: { type: 'string' },
   },
@@ -78,7 +87,11 @@ async function workerChild() {
     schema: env.schema,
     systemSchema: env.systemSchema,
     queueName: QUEUE,
-    agent: benchAgent({ log: env.log }),
+    // Runs enqueued with agentName 'nested' (recovery --nested) get the agent with the helper module.
+    agent: ((plain, nested) => (header) => (header.agentName === 'nested' ? nested : plain))(
+      benchAgent({ log: env.log }),
+      benchAgent({ log: env.log, nested: true }),
+    ),
     concurrency: env.concurrency,
     ...(env.pollingMs === undefined ? {} : { pollingIntervalMs: env.pollingMs }),
     ...(env.takeoverMs === undefined ? {} : { takeoverIntervalMs: env.takeoverMs }),
@@ -438,8 +451,9 @@ function checkThroughput(runIds, workflows, steps, effects, workers) {
 
 async function recovery() {
   const trials = int(flags.trials);
+  const nested = flags.nested;
   console.log(
-    `recovery: ${trials} trials · takeover ${flags['takeover-ms'] ?? '5000 (default)'} ms · ` +
+    `recovery${nested ? ' --nested (the interrupted Call is in a nested run, a child workflow)' : ''}: ${trials} trials · takeover ${flags['takeover-ms'] ?? '5000 (default)'} ms · ` +
       `queue polling ${flags['polling-ms'] ?? '1000 (default)'} ms · ${machine()}`,
   );
   const bench = await benchEnvironment();
@@ -459,19 +473,38 @@ async function recovery() {
       }
       // Let the new worker's first takeover scan and queue poll pass, as on a long-running worker.
       await sleep(1_000 + Math.random() * 1_000);
-      const { runId } = await queue.enqueue({ task: TASKS.slow, maxTurns: 5 });
+      const { runId } = await queue.enqueue(
+        nested
+          ? { task: TASKS.nested, agentName: 'nested', maxTurns: 5 }
+          : { task: TASKS.slow, maxTurns: 5 },
+      );
+      // --nested: the helper's run (a child workflow) runs the instant and the slow Call.
+      const callsRunId = nested ? `${runId}-1-0` : runId;
       // The slow Call (second of the first Vessel) has started: its attempt 1 is journaled.
       for (;;) {
-        const stored = await queue.store.load(runId);
-        if (stored?.attempts['1:1'] === 1) break;
+        const started = nested
+          ? sideEffects(environment.log).some(
+              (effect) => effect.tool === 'slow' && effect.runId === callsRunId,
+            )
+          : (await queue.store.load(runId))?.attempts['1:1'] === 1;
+        if (started) break;
         await sleep(20);
       }
+      // The workflow whose step is interrupted: the run's, or (--nested) its child's.
+      const watched = nested
+        ? (
+            await query(
+              `SELECT workflow_uuid FROM ${system}.workflow_status WHERE parent_workflow_id = $1`,
+              [runId],
+            )
+          )[0].workflow_uuid
+        : runId;
       // The Activity sleeps now. Kill at a random point of the takeover interval: the scans' timers
       // run from each worker's start, so a fixed delay would kill at a fixed phase of them.
       await sleep(100 + Math.random() * (int(flags['takeover-ms']) ?? 5_000));
       const [{ executor_id: owner }] = await query(
         `SELECT executor_id FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
-        [runId],
+        [watched],
       );
       const victim = workers.find((worker) => worker.executorId === owner);
       const killedAt = Date.now();
@@ -487,7 +520,7 @@ async function recovery() {
                   EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
                              AND classid = 7658 AND objid = hashtext($2)::oid AND objsubid = 2) AS locked
              FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
-          [runId, owner],
+          [watched, owner],
         );
         if (lockFreedAt === undefined && !row.locked) lockFreedAt = Date.now();
         if (reenqueuedAt === undefined && row.status === 'ENQUEUED') reenqueuedAt = Date.now();
@@ -497,21 +530,24 @@ async function recovery() {
       }
       await victim.exited;
       const result = await queue.wait(runId, { timeoutMs: 60_000 });
-      if (result.status !== 'completed' || result.output !== SLOW_OUTPUT) {
+      if (
+        result.status !== 'completed' ||
+        result.output !== (nested ? NESTED_OUTPUT : SLOW_OUTPUT)
+      ) {
         problems.push(
           `trial ${trial}: run ${runId} ended ${result.status} ${String(result.output)}`,
         );
       }
       const [workflow] = await query(
         `SELECT executor_id, started_at_epoch_ms::float8 AS dequeued FROM ${system}.workflow_status WHERE workflow_uuid = $1`,
-        [runId],
+        [watched],
       );
       const steps = await query(
         `SELECT function_id, started_at_epoch_ms::float8 AS started FROM ${system}.operation_outputs
           WHERE workflow_uuid = $1 ORDER BY function_id`,
-        [runId],
+        [watched],
       );
-      const effects = sideEffects(environment.log).filter((effect) => effect.runId === runId);
+      const effects = sideEffects(environment.log).filter((effect) => effect.runId === callsRunId);
       const slow = effects.filter((effect) => effect.tool === 'slow');
       const records = effects.filter((effect) => effect.tool === 'record');
       if (records.length !== 1)
@@ -560,7 +596,7 @@ async function recovery() {
     process.exitCode = 1;
   } else {
     console.log(
-      `\nchecks: every run completed once with "${SLOW_OUTPUT}", its instant Call ran once, its slow Call twice (attempt 2 on the survivor)`,
+      `\nchecks: every run completed once with "${nested ? NESTED_OUTPUT : SLOW_OUTPUT}", its instant Call ran once, its slow Call twice (attempt 2 on the survivor)${nested ? ', both in the nested run' : ''}`,
     );
   }
 }
