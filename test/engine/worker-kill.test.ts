@@ -1,16 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { RunQueue } from 'ideact';
 import { databaseForThisFile } from '../support/test-database';
-import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
-import {
-  sideEffects,
-  startWorkerProcess,
-  stopWorkerProcess,
-  waitUntil,
-  type WorkerProcess,
-} from './worker-processes';
+import { scenarioAgent, TASKS } from './fixtures/worker-scenario';
+import { killWorkerRunning, sideEffects, startTwoWorkers, waitUntil } from './worker-processes';
 
 /**
  * Workers on DBOS (issue 18 item 4), with real worker processes on the real database: two workers
@@ -34,22 +27,8 @@ describe('two worker processes on one queue (issue 18)', () => {
     expect(uninterrupted.output).toBe('recorded a, recorded b, slept c, recorded d');
 
     const log = path.join(directory, 'effects.jsonl');
-    const environment = {
-      databaseUrl: db.url,
-      schema: db.schema,
-      systemSchema: db.newSchema(),
-      queueName: 'kill-test',
-      log,
-    };
-    const workers: WorkerProcess[] = [];
-    const queue = new RunQueue({
-      databaseUrl: db.url,
-      schema: environment.schema,
-      systemSchema: environment.systemSchema,
-      queueName: environment.queueName,
-    });
+    const { environment, queue, workers, close } = await startTwoWorkers(db, 'kill-test', log);
     try {
-      workers.push(...(await Promise.all([1, 2].map(() => startWorkerProcess(environment)))));
       const { runId, workflowId } = await queue.enqueue({ task: TASKS.kill });
       expect(workflowId).toBe(runId);
 
@@ -61,11 +40,7 @@ describe('two worker processes on one queue (issue 18)', () => {
         );
         return recorded.includes(0) && recorded.includes(1) && stored?.attempts['1:2'] === 1;
       }, 'a and b recorded while c runs');
-      const first = sideEffects(log).find((line) => line.name === 'c') as SideEffect;
-      const victim = workers.find((worker) => worker.pid === first.pid) as WorkerProcess;
-      const survivor = workers.find((worker) => worker !== victim) as WorkerProcess;
-      const killedAt = Date.now();
-      victim.child.kill('SIGKILL');
+      const { victim, survivor, killedAt } = killWorkerRunning(log, 'c', workers);
       expect(await victim.exited).toBe('SIGKILL');
 
       const result = await queue.wait(runId, { timeoutMs: 30_000 });
@@ -177,8 +152,7 @@ describe('two worker processes on one queue (issue 18)', () => {
           .map((entry) => entry.attempt),
       ).toEqual([1, 2]);
     } finally {
-      await queue.close();
-      await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+      await close();
     }
   }, 60_000);
 });

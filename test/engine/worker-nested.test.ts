@@ -1,16 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { RunQueue } from 'ideact';
 import { databaseForThisFile } from '../support/test-database';
-import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
-import {
-  sideEffects,
-  startWorkerProcess,
-  stopWorkerProcess,
-  waitUntil,
-  type WorkerProcess,
-} from './worker-processes';
+import { scenarioAgent, TASKS } from './fixtures/worker-scenario';
+import { killWorkerRunning, sideEffects, startTwoWorkers, waitUntil } from './worker-processes';
 
 /**
  * Nested runs are child workflows (issue 18 item 4, R-MOD-5): a module Call's nested agent runs as
@@ -50,22 +43,12 @@ describe('nested runs as child workflows (issue 18)', () => {
     expect(uninterrupted.output).toBe('recorded x, helped[recorded n1, slept n2]');
 
     const log = path.join(directory, 'effects.jsonl');
-    const environment = {
-      databaseUrl: db.url,
-      schema: db.schema,
-      systemSchema: db.newSchema(),
-      queueName: 'nested-kill-test',
+    const { environment, queue, workers, close } = await startTwoWorkers(
+      db,
+      'nested-kill-test',
       log,
-    };
-    const workers: WorkerProcess[] = [];
-    const queue = new RunQueue({
-      databaseUrl: db.url,
-      schema: environment.schema,
-      systemSchema: environment.systemSchema,
-      queueName: environment.queueName,
-    });
+    );
     try {
-      workers.push(...(await Promise.all([1, 2].map(() => startWorkerProcess(environment)))));
       const { runId } = await queue.enqueue({ task: TASKS.nested });
       const nestedRunId = `${runId}-1-0`;
 
@@ -77,10 +60,7 @@ describe('nested runs as child workflows (issue 18)', () => {
         );
         return recorded.includes(0) && nested?.attempts['3:1'] === 1;
       }, 'n1 recorded in the nested run while n2 runs');
-      const first = sideEffects(log).find((line) => line.name === 'n2') as SideEffect;
-      const victim = workers.find((worker) => worker.pid === first.pid) as WorkerProcess;
-      const survivor = workers.find((worker) => worker !== victim) as WorkerProcess;
-      victim.child.kill('SIGKILL');
+      const { victim, survivor } = killWorkerRunning(log, 'n2', workers);
       expect(await victim.exited).toBe('SIGKILL');
 
       const result = await queue.wait(runId, { timeoutMs: 30_000 });
@@ -181,8 +161,7 @@ describe('nested runs as child workflows (issue 18)', () => {
       ]);
       expect(childSteps.every((step) => step.error === null)).toBe(true);
     } finally {
-      await queue.close();
-      await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+      await close();
     }
   }, 60_000);
 });

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { RunQueue } from 'ideact';
+import type { TestDatabase } from '../support/test-database';
 import type { SideEffect } from './fixtures/worker-scenario';
 
 /** Repository root (children run there, so tsx and the sources resolve). */
@@ -96,4 +98,68 @@ export function sideEffects(log: string): SideEffect[] {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as SideEffect);
+}
+
+/** Two worker processes sharing a queue of their own, the RunQueue that feeds it, and its teardown. */
+export interface TwoWorkers {
+  environment: WorkerEnvironment;
+  queue: RunQueue;
+  workers: WorkerProcess[];
+  /** Closes the queue and stops the workers still running. */
+  close(): Promise<void>;
+}
+
+/** Starts two worker processes on queue `queueName` (a fresh DBOS system schema); Activities log to `log`. */
+export async function startTwoWorkers(
+  database: TestDatabase,
+  queueName: string,
+  log: string,
+): Promise<TwoWorkers> {
+  const environment: WorkerEnvironment = {
+    databaseUrl: database.url,
+    schema: database.schema,
+    systemSchema: database.newSchema(),
+    queueName,
+    log,
+  };
+  const queue = new RunQueue({
+    databaseUrl: environment.databaseUrl,
+    schema: environment.schema,
+    systemSchema: environment.systemSchema,
+    queueName,
+  });
+  const started = await Promise.allSettled([1, 2].map(() => startWorkerProcess(environment)));
+  const workers = started.flatMap((outcome) =>
+    outcome.status === 'fulfilled' ? [outcome.value] : [],
+  );
+  const close = async (): Promise<void> => {
+    await queue.close();
+    await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+  };
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed !== undefined) {
+    await close();
+    throw failed.reason;
+  }
+  return { environment, queue, workers, close };
+}
+
+/** The worker a kill test SIGKILLed, the other one, and when. */
+export interface Killed {
+  victim: WorkerProcess;
+  survivor: WorkerProcess;
+  killedAt: number;
+}
+
+/** SIGKILLs the worker whose Activity named `name` started (the side-effect log says which). */
+export function killWorkerRunning(log: string, name: string, workers: WorkerProcess[]): Killed {
+  const first = sideEffects(log).find((line) => line.name === name);
+  const victim = workers.find((worker) => worker.pid === first?.pid);
+  const survivor = workers.find((worker) => worker !== victim);
+  if (victim === undefined || survivor === undefined) {
+    throw new Error(`no worker of ${workers.length} ran the Activity named ${name}`);
+  }
+  const killedAt = Date.now();
+  victim.child.kill('SIGKILL');
+  return { victim, survivor, killedAt };
 }
