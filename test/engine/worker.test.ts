@@ -276,6 +276,38 @@ describe('a worker on the test database (issue 18)', () => {
     ]);
   }, 30_000);
 
+  it('R-MOD-5 worker.stop() mid-nested-Activity abandons the parent and child steps; the next worker takes both over and completes the run', async () => {
+    const { runId } = await queue.enqueue({ task: TASKS.nested });
+    const nestedRunId = `${runId}-1-0`;
+    const nestedEffects = () =>
+      effectsOf(nestedRunId).map((line) => `${line.event} ${line.name} #${line.attempt}`);
+    await waitUntil(() => nestedEffects().includes('start n2 #1'), 'the nested slow Call');
+    await worker.stop({ timeoutMs: 5_000 });
+    const workflows = async () =>
+      (
+        await db.query<{ status: string; parent_workflow_id: string | null }>(
+          `SELECT status, parent_workflow_id FROM "${engine.systemSchema}".workflow_status
+            WHERE workflow_uuid = $1 OR parent_workflow_id = $1 ORDER BY created_at`,
+          [runId],
+        )
+      ).map((row) => `${row.parent_workflow_id === null ? 'run' : 'child'} ${row.status}`);
+    expect(await workflows()).toEqual(['run PENDING', 'child PENDING']);
+
+    worker = await startTestWorker();
+    expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
+      status: 'completed',
+      output: 'recorded x, helped[recorded n1, slept n2]',
+    });
+    expect(nestedEffects()).toEqual([
+      'start n1 #1',
+      'done n1 #1',
+      'start n2 #1',
+      'start n2 #2',
+      'done n2 #2',
+    ]);
+    expect(await workflows()).toEqual(['run SUCCESS', 'child SUCCESS']);
+  }, 30_000);
+
   it('`ideact worker --idea` serves runs that `ideact runs enqueue` puts on its queue, and stops on SIGINT', async () => {
     const idea = path.join(directory, 'echo.json');
     writeFileSync(
