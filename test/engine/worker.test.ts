@@ -184,12 +184,32 @@ describe('a worker on the test database (issue 18)', () => {
     expect(rows.map((row) => row.function_name)).toEqual(['call 1:0', 'call 1:1']);
   });
 
-  it('R-MOD-5 cancelling a run cancels its nested run (a child workflow); a resume continues the nested run where it stopped', async () => {
+  /** Enqueues the nested task; resolves once its nested run's slow Call n2 started (attempt 1). */
+  const startNestedRun = async () => {
     const { runId } = await queue.enqueue({ task: TASKS.nested });
     const nestedRunId = `${runId}-1-0`;
-    const nestedEffects = () =>
-      effectsOf(nestedRunId).map((line) => `${line.event} ${line.name} #${line.attempt}`);
-    await waitUntil(() => nestedEffects().includes('start n2 #1'), 'the nested slow Call');
+    await waitUntil(
+      () => effectsOf(nestedRunId).some((line) => line.name === 'n2'),
+      'the nested slow Call',
+    );
+    return { runId, nestedRunId };
+  };
+  /**
+   * The nested task completed with the helper's output, and the same nested run went on after the
+   * interruption: n1 did not run again, n2 did (attempt 2).
+   */
+  const expectNestedRunCompleted = async (runId: string) => {
+    expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
+      status: 'completed',
+      output: 'recorded x, helped[recorded n1, slept n2]',
+    });
+    expect(
+      effectsOf(`${runId}-1-0`).map((line) => `${line.event} ${line.name} #${line.attempt}`),
+    ).toEqual(['start n1 #1', 'done n1 #1', 'start n2 #1', 'start n2 #2', 'done n2 #2']);
+  };
+
+  it('R-MOD-5 cancelling a run cancels its nested run (a child workflow); a resume continues the nested run where it stopped', async () => {
+    const { runId, nestedRunId } = await startNestedRun();
     await queue.cancel(runId);
     expect(await queue.wait(runId, { timeoutMs: 10_000 })).toMatchObject({ status: 'cancelled' });
     const children = async () =>
@@ -211,18 +231,7 @@ describe('a worker on the test database (issue 18)', () => {
     ]);
 
     await queue.resume(runId);
-    expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
-      status: 'completed',
-      output: 'recorded x, helped[recorded n1, slept n2]',
-    });
-    // The same nested run went on in a new child workflow: n1 did not run again, n2 did (attempt 2).
-    expect(nestedEffects()).toEqual([
-      'start n1 #1',
-      'done n1 #1',
-      'start n2 #1',
-      'start n2 #2',
-      'done n2 #2',
-    ]);
+    await expectNestedRunCompleted(runId);
     expect(effectsOf(runId).map((line) => `${line.event} ${line.name} #${line.attempt}`)).toEqual([
       'start x #1',
       'done x #1',
@@ -277,11 +286,7 @@ describe('a worker on the test database (issue 18)', () => {
   }, 30_000);
 
   it('R-MOD-5 worker.stop() mid-nested-Activity abandons the parent and child steps; the next worker takes both over and completes the run', async () => {
-    const { runId } = await queue.enqueue({ task: TASKS.nested });
-    const nestedRunId = `${runId}-1-0`;
-    const nestedEffects = () =>
-      effectsOf(nestedRunId).map((line) => `${line.event} ${line.name} #${line.attempt}`);
-    await waitUntil(() => nestedEffects().includes('start n2 #1'), 'the nested slow Call');
+    const { runId } = await startNestedRun();
     await worker.stop({ timeoutMs: 5_000 });
     const workflows = async () =>
       (
@@ -294,17 +299,7 @@ describe('a worker on the test database (issue 18)', () => {
     expect(await workflows()).toEqual(['run PENDING', 'child PENDING']);
 
     worker = await startTestWorker();
-    expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
-      status: 'completed',
-      output: 'recorded x, helped[recorded n1, slept n2]',
-    });
-    expect(nestedEffects()).toEqual([
-      'start n1 #1',
-      'done n1 #1',
-      'start n2 #1',
-      'start n2 #2',
-      'done n2 #2',
-    ]);
+    await expectNestedRunCompleted(runId);
     expect(await workflows()).toEqual(['run SUCCESS', 'child SUCCESS']);
   }, 30_000);
 
