@@ -1,9 +1,10 @@
 import type { Agent } from '../runtime/loop/agent';
-import type { AgentState, NextStep } from '../runtime/loop/agent-state';
+import type { AgentState } from '../runtime/loop/agent-state';
 import { NestedAgentStoppedError } from '../errors/nested-agent-stopped.error';
+import { untilAborted } from '../internal/until-aborted';
 import type { NestedRunRequest } from '../runtime/nested-run-gate';
 import type { RunHeader, RunStore } from '../runtime/run-store';
-import { markCancelled } from './agent-step';
+import { isAborted, markCancelled } from './agent-step';
 import { reopenStoredRun } from './stored-run-control';
 
 /** What an {@link ActorSession} needs from its workflow. @internal */
@@ -220,7 +221,10 @@ export class ActorSession {
     throw new NestedAgentStoppedError({
       chain: request.module.chain,
       reason: final?.status ?? 'failed',
-      detail: `its child workflow ${workflowId} ended with the run ${final?.status ?? 'missing'}`,
+      detail:
+        `its child workflow ${workflowId} ended with nested run ${request.runId} ` +
+        `${final?.status ?? 'missing from the store'}; the worker's log says why, and ` +
+        `\`ideact runs resume ${request.parentRunId}\` runs the Call again, continuing the nested run`,
       cause: failure,
     });
   }
@@ -259,30 +263,6 @@ function nestedTicket(): NestedTicket {
   });
   child.catch(() => undefined); // read by the Call that handed off, if it still waits
   return { handed, hand, child, started, failed };
-}
-
-/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(error as Error);
-      },
-    );
-  });
-}
-
-function isAborted(step: NextStep): boolean {
-  return step.module === 'done' && step.args.reason === 'aborted';
 }
 
 function ticket(): Ticket {

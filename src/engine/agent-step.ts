@@ -174,7 +174,8 @@ function isStopped(step: NextStep): boolean {
   return step.module === 'done' && step.args.reason !== 'aborted';
 }
 
-function isAborted(step: NextStep): boolean {
+/** A stop by abort (a stopping worker's or a cancel's), which a resume continues. @internal */
+export function isAborted(step: NextStep): boolean {
   return step.module === 'done' && step.args.reason === 'aborted';
 }
 

@@ -6,6 +6,7 @@ import { createInitialState } from '../runtime/loop/state-tree';
 import { newRunId } from '../runtime/run-context';
 import { PostgresRunStore } from '../store/postgres-run-store';
 import { dbosSdk } from './dbos-sdk';
+import { isAborted } from './agent-step';
 import {
   RUN_WORKFLOW_NAME,
   RUN_WORKFLOW_VERSION,
@@ -171,14 +172,7 @@ export class RunQueue {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const stored = await loadStoredRun(this.store, runId);
-      const step = stored.state.nextStep;
-      if (
-        stored.status === 'cancelled' &&
-        step.module === 'done' &&
-        step.args.reason === 'aborted'
-      ) {
-        return;
-      }
+      if (stored.status === 'cancelled' && isAborted(stored.state.nextStep)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

@@ -65,11 +65,8 @@ export function registerRunWorkflow(
 ): (runId: string, input?: RunWorkflowInput) => Promise<WorkerRunResult> {
   const { DBOS } = sdk;
   // A nested run (a module Call's nested agent) is a child workflow of its parent's: this function.
-  const workflow: {
-    registered?: (runId: string, input?: RunWorkflowInput) => Promise<WorkerRunResult>;
-  } = {};
+  // (`registered` is assigned below, before any workflow runs.)
   const startChild = async (nestedRunId: string, input: RunWorkflowInput): Promise<string> => {
-    const registered = workflow.registered as NonNullable<typeof workflow.registered>;
     const handle = await DBOS.startWorkflow(registered)(nestedRunId, input);
     return handle.workflowID;
   };
@@ -118,7 +115,6 @@ export function registerRunWorkflow(
     }
   };
   const registered = DBOS.registerWorkflow(ideactRun, { name: RUN_WORKFLOW_NAME });
-  workflow.registered = registered;
   return registered;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { untilAborted } from '../internal/until-aborted';
 import { CallCancelledError } from '../errors/call-cancelled.error';
 import { CallFailedError } from '../errors/call-failed.error';
 import { IdeactError } from '../errors/ideact-error';
@@ -84,7 +85,10 @@ async function runCall(
     if (write.path !== undefined) write.method = chooseOutputMethod(info, call);
     const prepared = prepare(env, call, tool, info, context, instance, identityOf(options, write));
     const reports = { run: usageReporting(options), onNestedRun: options.onNestedRun };
-    output = await abortable(dispatch(env, prepared, context, signal, reports), signal, info.name);
+    // Rejects with CallCancelledError as soon as the signal aborts (the Activity may ignore it).
+    output = await untilAborted(dispatch(env, prepared, context, signal, reports), signal, () =>
+      cancelledError(signal, info.name),
+    );
     if (output === undefined) output = null;
   } catch (error) {
     const typed = toIdeactError(error, call);
@@ -230,28 +234,6 @@ async function dispatch(
     return runActivity(env, prepared, visible, signal);
   }
   return runModule(env, prepared, signal, reports);
-}
-
-/** Resolves when `promise` does, rejects with `CallCancelledError` as soon as `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal, toolName: string): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(cancelledError(signal, toolName));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelledError(signal, toolName));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** The CallCancelledError for an aborted signal; a string reason is used as the explanation. @internal */

@@ -55,6 +55,8 @@ export interface RunHeader {
 export interface NestedModule {
   /** The module's canonical id (file path or URL), the chain's last entry. */
   id: string;
+  /** The Tool whose Call runs the module (in the parent run). */
+  toolName: string;
   /** The module Idea's schema as loaded when the run started (it names the nested agent's Tools). */
   schema: JSONSchema;
   /** 1 for a module the top-level agent called. */

@@ -89,7 +89,7 @@ describe('nested runs as child workflows (issue 18)', () => {
       expect(nested?.status).toBe('completed');
       expect(nested?.header).toMatchObject({ parentRunId: runId, parentCallId: '1:0' });
       expect(nested?.header.nestedModule?.id).toBe(path.join(directory, 'helper.json'));
-      expect(nested?.header.nestedModule).toMatchObject({ depth: 1 });
+      expect(nested?.header.nestedModule).toMatchObject({ depth: 1, toolName: 'helper' });
       const parent = await queue.store.load(runId);
       const helperResult = parent?.state.nodes.find(
         (node) => node.message.type === 'result' && node.message.call._tool === 'helper',

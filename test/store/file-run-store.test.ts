@@ -55,6 +55,7 @@ describe('FileRunStore: create, append, load (issue 18 item 1)', () => {
     const dir = await tempDir();
     const nestedModule = {
       id: '/ideas/helper.json',
+      toolName: 'helper',
       schema: { type: 'object', properties: { calls: { type: 'array' } } },
       depth: 1,
       chain: ['/ideas/helper.json'],

@@ -328,6 +328,7 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     const store = openStore({ schema });
     const nestedModule = {
       id: '/ideas/helper.json',
+      toolName: 'helper',
       schema: { type: 'object', properties: { calls: { type: 'array' } } },
       depth: 1,
       chain: ['/ideas/helper.json'],

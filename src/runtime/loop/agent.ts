@@ -124,7 +124,7 @@ export class Agent {
     const runner = (this.definition.executor as { moduleRunner?: unknown }).moduleRunner as
       { agentFor?: (module: NestedModule) => Agent } | undefined;
     if (typeof runner?.agentFor !== 'function') {
-      throw new NestedAgentRequiredError({ toolName: module.chain.join(' → '), module: module.id });
+      throw new NestedAgentRequiredError({ toolName: module.toolName, module: module.id });
     }
     return runner.agentFor(module);
   }

@@ -52,6 +52,7 @@ export class NestedAgentRunner implements ModuleRunner {
     if (tools === undefined) return this.options.fallback.run(input);
     const module: NestedModule = {
       id: input.module.id,
+      toolName: input.call._tool,
       schema: input.schema,
       depth: input.depth,
       chain: [...input.chain],
@@ -68,20 +69,18 @@ export class NestedAgentRunner implements ModuleRunner {
     const callId = input.run?.path[input.run.path.length - 1];
     if (gate !== undefined && input.run !== undefined && callId !== undefined) {
       const runId = nestedRunId(input.run.runId, callId);
-      initial.runId = runId;
       const final = await gate({
         runId,
         parentRunId: input.run.runId,
         parentCallId: callId,
         module,
-        state: initial,
+        state: { ...initial, runId },
         ...(input.signal === undefined ? {} : { signal: input.signal }),
       });
       if (final !== undefined) {
         input.onNestedRun?.(final);
         return nestedOutput(final, input.chain);
       }
-      delete initial.runId;
     }
     const run = this.agentFor(module).load(initial, { signal: input.signal, parent: input.run });
     let result;
