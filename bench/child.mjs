@@ -1,9 +1,10 @@
 /**
- * One benchmark process: `node bench/child.mjs <workload> <framework> [runs]` runs one shared
- * workload (w1 | w2 | w3 | w9 | w10) for one framework in a fresh process (so peak RSS is that framework's
- * alone): one warm-up run, then `runs` measured runs (default 1; run.mjs interleaves one process per
- * framework per round, so load drift on a shared machine hits every framework alike). Prints one
- * `BENCH_RESULT <json>` line with the raw per-run samples; run.mjs takes the medians.
+ * One benchmark process: `node bench/child.mjs <workload> <framework> [runs] [warmups]` runs one
+ * shared workload (w1 | w2 | w3 | w9 | w10) for one framework in a fresh process (so peak RSS is that
+ * framework's alone): `warmups` warm-up runs (default 1; bench:compare asks for more), then `runs`
+ * measured runs (default 1; run.mjs interleaves one process per framework per round, so load drift on
+ * a shared machine hits every framework alike). Prints one `BENCH_RESULT <json>` line with the raw
+ * per-run samples; run.mjs takes the medians.
  */
 import { performance } from 'node:perf_hooks';
 import { resourceUsage } from 'node:process';
@@ -16,6 +17,13 @@ const PARALLEL_CALLS = 100;
 const TOOL_DELAY_MS = 20;
 const STRUCTURED_COUNT = 1000;
 const GAP_WINDOW = 20;
+/** Warm-up runs before the measured ones (the 4th argument, default 1). */
+let warmups = 1;
+
+/** `warmAndMeasure` with this process's warm-up count. */
+function measure(runs, body) {
+  return warmAndMeasure(runs, body, warmups);
+}
 
 function emit(result) {
   process.stdout.write(`BENCH_RESULT ${JSON.stringify(result)}\n`);
@@ -26,7 +34,7 @@ function check(condition, message) {
 }
 
 async function toolLoop(adapter, runs) {
-  return warmAndMeasure(runs, async () => {
+  return measure(runs, async () => {
     const stamps = [];
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
@@ -50,7 +58,7 @@ async function toolLoop(adapter, runs) {
 }
 
 async function parallel(adapter, runs, toolDelayMs = 0) {
-  return warmAndMeasure(runs, async () => {
+  return measure(runs, async () => {
     const started = performance.now();
     const outcome = await adapter.parallelCalls({ calls: PARALLEL_CALLS, toolDelayMs });
     const wall = performance.now() - started;
@@ -69,7 +77,7 @@ async function parallelDelayed(adapter, runs) {
 }
 
 async function structured(adapter, runs) {
-  return warmAndMeasure(runs, async () => {
+  return measure(runs, async () => {
     const started = performance.now();
     const outcome = await adapter.structured({ count: STRUCTURED_COUNT });
     const wall = performance.now() - started;
@@ -93,7 +101,7 @@ async function structured(adapter, runs) {
  */
 async function eagerCalls(adapter, runs) {
   const modes = adapter.eagerModes ?? ['default'];
-  return warmAndMeasure(runs, async (index) => {
+  return measure(runs, async (index) => {
     const sample = {};
     // The warm-up (index -1) loads and compiles everything with one variant; the runs measure all.
     for (const mode of index < 0 ? modes.slice(0, 1) : modes) {
@@ -131,8 +139,9 @@ const WORKLOADS = {
 };
 
 async function main() {
-  const [workload, framework, runsArgument] = process.argv.slice(2);
+  const [workload, framework, runsArgument, warmupsArgument] = process.argv.slice(2);
   const runs = Math.max(1, Number(runsArgument ?? 1) || 1);
+  warmups = Math.max(1, Number(warmupsArgument ?? 1) || 1);
   const body = WORKLOADS[workload];
   if (!body)
     throw new Error(

@@ -4,13 +4,14 @@
  * DBOS system schema (random names), dropped at the end.
  *
  *   npm run build
- *   node bench/ideact-workers.mjs throughput [--runs 1000] [--concurrency 4] [--polling-ms 1000]
+ *   node bench/ideact-workers.mjs throughput [--runs 1000] [--workers 2] [--concurrency 4] [--polling-ms 1000]
+ *   node bench/ideact-workers.mjs idle [--workers 2] [--seconds 20]
  *   node bench/ideact-workers.mjs recovery [--trials 5] [--takeover-ms 5000] [--polling-ms 1000] [--nested]
  *   (--profile DIR: the workers write V8 CPU profiles there; --keep: the schemas are not dropped)
  *
- * throughput: RUNS short scripted runs (3 turns of 2 instant Calls, then the answer: 14 DBOS steps
- *   each: 4 model turns, 3 Actor reports and the final step (`agent-step`), 6 Calls (`call <callId>`)) enqueued on
- *   one queue that 2 worker processes consume; runs/s from the first enqueue to the last run's end,
+ * throughput: RUNS short scripted runs (3 turns of 2 instant Calls, then the answer: 10 DBOS steps
+ *   each: 4 model turns (`agent-step`), 6 Calls (`call <callId>`)) enqueued on one queue that WORKERS
+ *   worker processes (default 2) consume; runs/s from the first enqueue to the last run's end,
  *   and the latency of a step (DBOS's operation_outputs: completed − started of each step), of the
  *   gap between steps and of a run. Then the same runs in this process without
  *   DBOS (in memory, FileRunStore, PostgresRunStore), driven with `run.step()` and timed per step as
@@ -22,7 +23,6 @@
  *   the one watched (re-enqueued on DBOS's internal queue, dequeued, its step starting again).
  * `worker` (internal): one worker process, started by the two modes above.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,11 +30,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { clearTimeout, setTimeout } from 'node:timers';
+import { clearInterval, setInterval } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadIdeact, ROOT } from './lib/ideact-package.mjs';
 import { formatNumber, median, quantile } from './lib/stats.mjs';
+import { startWorkerChild, stopWorkerChild } from './lib/worker-process.mjs';
 import {
   benchAgent,
   NESTED_OUTPUT,
@@ -50,10 +51,12 @@ const DATABASE_URL =
   process.env.IDEACT_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const QUEUE = 'bench-runs';
 /**
- * DBOS steps of a short run: 4 model turns (Prompter, Generator, Discriminator) and 4 Actor steps
- * (the last one runs the answer's Vessel, which has no Calls, and ends the run).
+ * DBOS steps of a short run (issue 31): 4 model turns (Prompter, Generator, Discriminator; the first
+ * 3 report the Actor step their turn ends at, the last one runs the answer's Vessel, which has no
+ * Calls, and ends the run) and 6 Calls (`call <callId>`). Before issue 31: 14 (the reports and the
+ * last Actor step were steps of their own).
  */
-const STEPS_PER_RUN = 14;
+const STEPS_PER_RUN = 10;
 
 const { positionals, values: flags } = parseArgs({
   allowPositionals: true,
@@ -61,6 +64,8 @@ const { positionals, values: flags } = parseArgs({
     runs: { type: 'string', default: '1000' },
     trials: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '4' },
+    workers: { type: 'string', default: '2' },
+    seconds: { type: 'string', default: '20' },
     'polling-ms': { type: 'string' },
     'takeover-ms': { type: 'string' },
     'skip-in-process': { type: 'boolean', default: false },
@@ -116,49 +121,16 @@ function cpuMs() {
 /** Starts a worker process; resolves once it consumes the queue. */
 function startWorkerProcess(environment) {
   // --profile DIR: each worker writes a V8 CPU profile there (bench/profile-summary.mjs reads them).
-  const profiling =
+  const nodeArgs =
     flags.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${flags.profile}`];
-  const child = spawn(process.execPath, [...profiling, SCRIPT, 'worker'], {
+  return startWorkerChild({
+    script: SCRIPT,
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BENCH_WORKER: JSON.stringify(environment) },
+    variable: 'BENCH_WORKER',
+    environment,
+    nodeArgs,
+    label: 'a worker',
   });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk.toString()));
-  const exited = new Promise((resolve) =>
-    child.on('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk.toString();
-      const line = stdout.split('\n').find((text) => text.startsWith('{"ready"'));
-      if (line === undefined) return;
-      const ready = JSON.parse(line);
-      // CPU ms from ready to the SIGTERM stop (once stopped; undefined when killed).
-      const cpu = () => {
-        const stopped = stdout.split('\n').find((text) => text.startsWith('{"cpu"'));
-        return stopped === undefined ? undefined : JSON.parse(stopped).cpu - ready.cpu;
-      };
-      resolve({
-        child,
-        pid: ready.pid,
-        executorId: ready.ready,
-        stderr: () => stderr,
-        exited,
-        cpu,
-      });
-    });
-    void exited.then((how) => reject(new Error(`a worker exited (${how}) early:\n${stderr}`)));
-  });
-}
-
-async function stopWorkerProcess(worker) {
-  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
-  worker.child.kill('SIGTERM');
-  const timer = setTimeout(() => worker.child.kill('SIGKILL'), 5_000);
-  await worker.exited;
-  clearTimeout(timer);
 }
 
 // ---------------------------------------------------------------------------------- fixtures
@@ -189,7 +161,7 @@ async function benchEnvironment() {
   const close = async () => {
     if (closed) return;
     closed = true;
-    await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+    await Promise.all(workers.map((worker) => stopWorkerChild(worker)));
     await queue.close().catch(() => undefined);
     for (const schema of [environment.schema, environment.systemSchema]) {
       if (flags.keep) console.log(`kept schema ${schema}`);
@@ -280,16 +252,29 @@ async function inProcess(label, runs, width, makeStore) {
 
 async function throughput() {
   const runs = int(flags.runs);
-  const width = 2 * int(flags.concurrency);
+  const workerCount = int(flags.workers);
+  const width = workerCount * int(flags.concurrency);
   console.log(
-    `throughput: ${runs} runs · 2 workers × concurrency ${flags.concurrency} · ${machine()}`,
+    `throughput: ${runs} runs · ${workerCount} workers × concurrency ${flags.concurrency} · ${machine()}`,
   );
   const bench = await benchEnvironment();
   const { environment, queue, query, workers } = bench;
   const rows = [];
   let verdict;
   try {
-    workers.push(...(await Promise.all([1, 2].map(() => startWorkerProcess(environment)))));
+    workers.push(
+      ...(await Promise.all(
+        Array.from({ length: workerCount }, () => startWorkerProcess(environment)),
+      )),
+    );
+    // The database's connections while the runs go through (sampled every 200 ms), less those before.
+    const [{ count: before }] = await query(CONNECTIONS_SQL);
+    let peakConnections = before;
+    const sampler = setInterval(() => {
+      void query(CONNECTIONS_SQL)
+        .then(([{ count }]) => (peakConnections = Math.max(peakConnections, count)))
+        .catch(() => undefined);
+    }, 200);
     const enqueueStarted = Date.now();
     const runIds = [];
     await pool(runs, 8, async () => {
@@ -319,8 +304,9 @@ async function throughput() {
               completed_at_epoch_ms::float8 AS completed
          FROM ${system}.operation_outputs ORDER BY workflow_uuid, function_id`,
     );
+    clearInterval(sampler);
     verdict = checkThroughput(runIds, workflows, steps, sideEffects(environment.log), workers);
-    await Promise.all(workers.map((worker) => stopWorkerProcess(worker)));
+    await Promise.all(workers.map((worker) => stopWorkerChild(worker)));
     const workerCpu = workers.reduce((sum, worker) => sum + (worker.cpu() ?? Number.NaN), 0);
     const lastEnd = Math.max(...workflows.map((workflow) => workflow.completed));
     const durations = steps.map((step) => step.completed - step.started);
@@ -330,13 +316,16 @@ async function throughput() {
       if (before.workflow_uuid === after.workflow_uuid) gaps.push(after.started - before.completed);
     }
     rows.push({
-      label: `2 DBOS workers (concurrency ${flags.concurrency} each)`,
+      label: `${workerCount} DBOS workers (concurrency ${flags.concurrency} each)`,
       wall: lastEnd - enqueueStarted,
       steps: durations,
       gaps,
       latencies: workflows.map((workflow) => workflow.completed - workflow.started),
       cpu: workerCpu,
-      extra: `enqueue ${ms(enqueueMs)}; runs per worker ${verdict.perWorker.join(' / ')}`,
+      extra:
+        `enqueue ${ms(enqueueMs)}; runs per worker ${verdict.perWorker.join(' / ')}; ` +
+        `database connections ${before} with the workers idle, at most ${peakConnections} while ` +
+        `the runs went through (every client of the database, the bench's own included)`,
     });
   } finally {
     await bench.close();
@@ -555,15 +544,15 @@ async function recovery() {
       if (slow.length !== 2 || slow[1].attempt !== 2 || slow[1].pid === victim.pid) {
         problems.push(`trial ${trial}: slow Call executions ${JSON.stringify(slow)}`);
       }
-      if (steps.length !== 6)
-        problems.push(`trial ${trial}: ${steps.length} step rows, 6 expected`);
-      // Steps 0–2 (the turn, the Actor's report, the instant Call) the victim recorded; step 3 (the
+      if (steps.length !== 4)
+        problems.push(`trial ${trial}: ${steps.length} step rows, 4 expected`);
+      // Steps 0–1 (the turn with the Actor's report, the instant Call) the victim recorded; step 2 (the
       // slow Call's step it was in) the survivor.
       results.push({
         lockFreed: lockFreedAt === undefined ? undefined : lockFreedAt - killedAt,
         reenqueued: reenqueuedAt === undefined ? undefined : reenqueuedAt - killedAt,
         dequeued: workflow.dequeued - killedAt,
-        nextStep: steps[3].started - killedAt,
+        nextStep: steps[2].started - killedAt,
         callAgain: slow[1] === undefined ? undefined : slow[1].time - killedAt,
         survivor: workflow.executor_id,
       });
@@ -603,7 +592,66 @@ async function recovery() {
 
 // ---------------------------------------------------------------------------------- main
 
+// ---------------------------------------------------------------------------------- idle
+
+/** Connections to the database now (every client, the bench's own included). */
+const CONNECTIONS_SQL = `SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database()`;
+
+/**
+ * What idle workers cost: WORKERS worker processes with nothing to run for SECONDS; the database's
+ * committed transactions per second (pg_stat_database.xact_commit, every client of the database
+ * included: run it on a quiet database), the workers' CPU and their connections.
+ */
+async function idle() {
+  const workerCount = int(flags.workers);
+  const seconds = int(flags.seconds);
+  console.log(`idle: ${workerCount} workers for ${seconds} s · ${machine()}`);
+  const bench = await benchEnvironment();
+  const { environment, query, workers } = bench;
+  const commits = async () =>
+    (
+      await query(
+        `SELECT xact_commit::float8 AS commits FROM pg_stat_database WHERE datname = current_database()`,
+      )
+    )[0].commits;
+  try {
+    await sleep(1_000);
+    const [{ count: alone }] = await query(CONNECTIONS_SQL);
+    const quietBefore = await commits();
+    await sleep(seconds * 1000);
+    const quiet = (await commits()) - quietBefore;
+    workers.push(
+      ...(await Promise.all(
+        Array.from({ length: workerCount }, () => startWorkerProcess(environment)),
+      )),
+    );
+    await sleep(3_000); // their start-up queries and first scans
+    const [{ count: withWorkers }] = await query(CONNECTIONS_SQL);
+    const before = await commits();
+    const cpuBefore = await Promise.all(workers.map((worker) => cpuOf(worker.pid)));
+    await sleep(seconds * 1000);
+    const cpuAfter = await Promise.all(workers.map((worker) => cpuOf(worker.pid)));
+    const busy = (await commits()) - before;
+    const cpu = cpuAfter.reduce((sum, value, index) => sum + value - cpuBefore[index], 0);
+    console.log(
+      `
+per idle worker: ${formatNumber((busy - quiet) / seconds / workerCount)} transactions/s ` +
+        `(database: ${formatNumber(quiet / seconds)}/s without workers, ${formatNumber(busy / seconds)}/s with ${workerCount}), ` +
+        `${formatNumber(cpu / seconds / workerCount)} CPU ms/s, ${formatNumber((withWorkers - alone) / workerCount)} connections`,
+    );
+  } finally {
+    await bench.close();
+  }
+}
+
+/** A process's CPU time so far (user + system, ms), from /proc. */
+async function cpuOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+}
+
 if (mode === 'worker') await workerChild();
+else if (mode === 'idle') await idle();
 else if (mode === 'throughput') await throughput();
 else if (mode === 'recovery') await recovery();
 else {

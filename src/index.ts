@@ -46,6 +46,12 @@ export { ScriptExhaustedError } from './errors/script-exhausted.error';
 export { ScriptIncompleteError } from './errors/script-incomplete.error';
 export { ProviderStreamClosedError } from './errors/provider-stream-closed.error';
 export { UnhandledMessageError } from './errors/unhandled-message.error';
+export { ProviderRateLimitError } from './errors/provider-rate-limit.error';
+export { ProviderAuthError } from './errors/provider-auth.error';
+export { ProviderBadRequestError } from './errors/provider-bad-request.error';
+export { ModelPackageMissingError } from './errors/model-package-missing.error';
+export { UnknownModelProviderError } from './errors/unknown-model-provider.error';
+export { UnsupportedModelError } from './errors/unsupported-model.error';
 
 // executor and modules (H3)
 export { ModulePathError } from './errors/module-path.error';
@@ -69,8 +75,11 @@ export { MissingOutputSchemaError } from './errors/missing-output-schema.error';
 // agent loop (H5)
 export { InvalidAgentStateError } from './errors/invalid-agent-state.error';
 export { CallRejectedError } from './errors/call-rejected.error';
+export { ApprovalRequiredError } from './errors/approval-required.error';
+export { MissingPackageError } from './errors/missing-package.error';
 export { InvalidOutputError } from './errors/invalid-output.error';
 export { InvalidConfirmationError } from './errors/invalid-confirmation.error';
+export type { DecisionSource } from './errors/invalid-confirmation.error';
 export { NestedAgentStoppedError } from './errors/nested-agent-stopped.error';
 export { NestedAgentRequiredError } from './errors/nested-agent-required.error';
 
@@ -78,6 +87,8 @@ export { NestedAgentRequiredError } from './errors/nested-agent-required.error';
 export { RunExistsError } from './errors/run-exists.error';
 export { RunNotFoundError } from './errors/run-not-found.error';
 export { PlaygroundConfigError } from './errors/playground-config.error';
+export { RunHandlerConfigError } from './errors/run-handler-config.error';
+export { TypeScriptLoaderMissingError } from './errors/typescript-loader-missing.error';
 export { DatabaseConnectionError } from './errors/database-connection.error';
 export { InvalidRunIdError } from './errors/invalid-run-id.error';
 
@@ -100,6 +111,7 @@ export type {
   Message,
   MessageType,
   ChatMessage,
+  ReasoningPart,
   Role,
   SystemMessage,
   TextMessage,
@@ -110,7 +122,7 @@ export type {
   OutputWriteFields,
 } from './protocol/message';
 export type { Call, CallError, CallOutcome, CallSchema } from './protocol/call';
-export type { Idea } from './protocol/idea';
+export type { Idea, IdeaSettings } from './protocol/idea';
 export type { ToolSchema } from './protocol/tool-schema';
 export type { VesselSolution } from './protocol/vessel-solution';
 export type { TypedToolReference } from './protocol/typed-tool';
@@ -124,7 +136,7 @@ export { dataView } from './protocol/data-view';
 export type { DataMessageView } from './protocol/data-view';
 export { mergeDataMessages } from './protocol/merge-data';
 export { renderMessages, renderMessage, renderData } from './protocol/render-messages';
-export { IncrementalRenderer } from './runtime/loop/incremental-renderer';
+export { IncrementalRenderer } from './agent/incremental-renderer';
 export { viewOfKind } from './protocol/kind-view';
 export { readTool, resolveActivity, toolName } from './protocol/read-tool';
 export type { ToolInfo, ToolImports, ToolOutputPath, ToolOutputMethod } from './protocol/tool-info';
@@ -152,13 +164,14 @@ export type { ToolLocation } from './protocol/tool-meta-names';
 export { latestToolDefinitions } from './protocol/tool-override';
 export { invertIdea, findIdeaInput } from './protocol/invert-idea';
 export { parseIdea } from './protocol/parse-idea';
+export { findIdeaProblems } from './protocol/idea-problems';
 export {
-  callSchema,
-  buildVesselSchema,
-  DEFAULT_VESSEL_OUTPUT,
-  REFERENCE_PARAM_SCHEMA,
-} from './protocol/vessel-schema';
+  findIdeaSchemaProblems,
+  type IdeaSchemaCheckOptions,
+} from './protocol/idea-schema-problems';
+export { callSchema, buildVesselSchema } from './protocol/vessel-schema';
 export type { CallSchemaOptions } from './protocol/vessel-schema';
+export { DEFAULT_VESSEL_OUTPUT, REFERENCE_PARAM_SCHEMA } from './protocol/vessel-defaults';
 export { parseVessel } from './protocol/parse-vessel';
 export {
   forEachSubschema,
@@ -213,49 +226,66 @@ export type {
   ScriptedStreamOptions,
 } from './llm/scripted/scripted-provider';
 export { createDefaultProvider } from './llm/default-provider';
+export { chooseProvider, hasProviderEnvironment } from './llm/choose-provider';
+export type { ProviderChoice, ProviderChoiceOptions } from './llm/choose-provider';
+export { aiSdkProvider, AiSdkProvider } from './llm/ai-sdk/ai-sdk-provider';
+export type { AiSdkProviderOptions } from './llm/ai-sdk/ai-sdk-provider';
+export type { AiSdkFamily, AiSdkStructuredOutput } from './llm/ai-sdk/structured-output';
+export type { AiSdkLanguageModel, AiSdkProviderData } from './llm/ai-sdk/ai-sdk-model';
+export { providerForModel } from './llm/ai-sdk/model-from-package';
+export type { ModelPackageOptions } from './llm/ai-sdk/model-from-package';
+export { toGeminiSchema } from './llm/ai-sdk/gemini-schema';
 export { toStrictSchema } from './llm/strict/to-strict-schema';
 export { fromStrictSolution } from './llm/strict/from-strict-solution';
-export { UnparsedOption, parseReplyText } from './llm/unparsed-option';
+export { UnparsedOption, parseReplyText, type ParseReplyTextOptions } from './llm/unparsed-option';
 export { addUsage, emptyUsage } from './llm/usage';
 
 // ── runtime (request pipeline, executor, modules) ─────────────────────────────
 // request pipeline (H2)
-export { request, runRequest, runRenderedRequest } from './runtime/request/run-request';
+export { request, runRequest, runRenderedRequest } from './requests/run-request';
 export type {
   RequestInput,
   RequestOptions,
   RequestResult,
   RenderedRequest,
-} from './runtime/request/run-request';
-export { prepareRequest } from './runtime/request/prepare-request';
-export { defaultMessageHandlers } from './runtime/request/default-message-handlers';
-export type {
-  MessageHandler,
-  RequestDraft,
-  RequestConfig,
-} from './runtime/request/message-handler';
+} from './requests/run-request';
+export { prepareRequest } from './requests/prepare-request';
+export { defaultMessageHandlers } from './requests/default-message-handlers';
+export type { MessageHandler, RequestDraft, RequestConfig } from './requests/message-handler';
 // executor and modules (H3)
-export { ModuleLoader, ANONYMOUS_MODULE } from './runtime/module-loader';
-export type { ModuleLoaderOptions, LoadedModule } from './runtime/module-loader';
-export { Toolkit } from './runtime/toolkit';
-export type { ToolkitOptions } from './runtime/toolkit';
-export { isToolset } from './runtime/toolset';
-export type { Toolset } from './runtime/toolset';
-export type { ActivityFunction, ActivityContext, ParamsTransformer } from './runtime/activity';
-export { Executor } from './runtime/executor';
-export type { ExecutorOptions, ChildExecutorOptions } from './runtime/executor';
-export type { ExecutorActivities } from './runtime/executor-activities';
-export type { ExecutorToolClass } from './runtime/tool-class-resolver';
-export type { CallOptions, CallRun } from './runtime/call-types';
-export type { BatchMode, BatchOptions, BatchResult } from './runtime/batch';
-export { RequestModuleRunner } from './runtime/module-runner';
+export { ModuleLoader, ANONYMOUS_MODULE } from './calls/module-loader';
+export type { ModuleLoaderOptions, LoadedModule } from './calls/module-loader';
+export { CALLER_INPUT_KIND } from './protocol/caller-input';
+export { Toolkit } from './calls/toolkit';
+export type { ToolkitOptions } from './calls/toolkit';
+export { isToolset } from './calls/toolset';
+export type { Toolset } from './calls/toolset';
+export type { ActivityFunction, ActivityContext, ParamsTransformer } from './calls/activity';
+export { Executor } from './calls/executor';
+export type { ExecutorOptions, ChildExecutorOptions } from './calls/executor';
+export type { ExecutorActivities } from './calls/executor-activities';
+export type { ExecutorToolClass } from './calls/tool-class-resolver';
+export type { CallOptions, CallRun, CallSettings } from './calls/call-types';
+export { callNeedsApproval, toolNeedsApproval } from './calls/call-approval';
+export type {
+  ApprovalAnswer,
+  ApprovalDecision,
+  ApprovalRequest,
+  Approver,
+  CallApproval,
+  ConfirmDecision,
+  NeedsApproval,
+} from './calls/call-approval';
+export type { BatchMode, BatchOptions, BatchResult } from './calls/batch';
+export { RequestModuleRunner } from './calls/module-runner';
+export { moduleSettings } from './calls/module-runner';
 export type {
   ModuleRunner,
   ModuleRunInput,
   RequestModuleRunnerOptions,
-} from './runtime/module-runner';
-export { createLimiter } from './runtime/concurrency';
-export type { Limiter } from './runtime/concurrency';
+} from './calls/module-runner';
+export { createLimiter } from './calls/concurrency';
+export type { Limiter } from './calls/concurrency';
 
 // ── decorators ────────────────────────────────────────────────────────────────
 export { Tool } from './decorators/tool.decorator';
@@ -273,6 +303,9 @@ export type {
   OutputPathOptions,
 } from './decorators/output-path.decorator';
 export { Describe } from './decorators/describe.decorator';
+export { Param } from './decorators/param.decorator';
+export { PARAM_TYPES } from './decorators/param-types';
+export type { ParamOptions, ParamType } from './decorators/param.decorator';
 export { toolSchema, toolNameOf, isToolClass } from './decorators/tool-schema-builder';
 export { createParamsTransformer } from './decorators/params-transformer';
 export { getMetadataStorage, MetadataStorage } from './decorators/metadata-storage';
@@ -294,18 +327,15 @@ export {
   DISCRIMINATOR,
   ACTOR,
 } from './container/tokens';
-export { Service } from 'typedi';
+export { Inject, Service, Token } from 'typedi';
 export type { ContainerInstance } from 'typedi';
 
 // ── agent loop ────────────────────────────────────────────────────────────────
-export type { StepModule } from './runtime/loop/step-module';
-export { Agent } from './runtime/loop/agent';
-export type { AgentServices, TypedCallRunner } from './runtime/loop/agent';
+export type { StepModule } from './agent/step-module';
+export { Agent } from './agent/agent';
+export type { AgentServices, TypedCallRunner } from './agent/agent';
 export { createAgent, agentFromContainer } from './container/create-agent';
-export {
-  DEFAULT_PROMPT_TOKEN_BUDGET,
-  DEFAULT_ACTOR_CONCURRENCY,
-} from './runtime/loop/agent-options';
+export { DEFAULT_PROMPT_TOKEN_BUDGET, DEFAULT_ACTOR_CONCURRENCY } from './agent/agent-options';
 export type {
   AgentConfig,
   RunOptions,
@@ -319,15 +349,15 @@ export type {
   ExecutePlanOptions,
   PlannedCall,
   PlanMode,
-} from './runtime/loop/agent-options';
-export type { ApprovalDecision, Interruption, NeedsApproval } from './runtime/loop/approvals';
-export type { TraceOptions } from './runtime/tracing';
+} from './agent/agent-options';
+export type { Interruption } from './agent/approvals';
+export type { TraceOptions } from './runs/tracing';
 
 // ── runs, events, streaming ───────────────────────────────────────────────────
-export { Run } from './runtime/loop/run';
-export type { RunStream } from './runtime/loop/run-stream';
-export { RunContext } from './runtime/run-context';
-export type { DeriveOptions } from './runtime/run-context';
+export { Run } from './agent/run';
+export type { RunStream } from './agent/run-stream';
+export { RunContext } from './runs/run-context';
+export type { DeriveOptions } from './runs/run-context';
 export type {
   RunEvent,
   RunEventType,
@@ -338,21 +368,18 @@ export type {
   RunStartEvent,
   RequestStartEvent,
   SolutionDeltaEvent,
+  OutputDeltaEvent,
+  ReasoningDeltaEvent,
   RequestEndEvent,
   CallStartEvent,
   CallEndEvent,
   ApprovalRequestedEvent,
   StepEndEvent,
   RunEndEvent,
-} from './runtime/run-event';
-export { collectFailedCalls } from './runtime/loop/failed-calls';
-export type {
-  AgentRuntime,
-  AgentSettings,
-  ToolSource,
-  CallRunner,
-} from './runtime/loop/agent-runtime';
-export { AGENT_STATE_VERSION } from './runtime/loop/agent-state';
+} from './runs/run-event';
+export { collectFailedCalls } from './agent/failed-calls';
+export type { AgentRuntime, AgentSettings, ToolSource, CallRunner } from './agent/agent-runtime';
+export { AGENT_STATE_VERSION } from './runs/agent-state';
 export type {
   AgentState,
   AgentNode,
@@ -372,7 +399,7 @@ export type {
   AgentUsage,
   AgentLimits,
   TokenUsage,
-} from './runtime/loop/agent-state';
+} from './runs/agent-state';
 export {
   createInitialState,
   appendNode,
@@ -380,28 +407,26 @@ export {
   pathTo,
   contextMessages,
   assertValidState,
-} from './runtime/loop/state-tree';
-export type { InitialStateOptions } from './runtime/loop/state-tree';
-export { BasicPrompter, estimateTokens, TRIMMED_OUTPUT_NOTE } from './runtime/loop/basic-prompter';
-export { VesselGenerator } from './runtime/loop/vessel-generator';
-export { FirstOptionDiscriminator } from './runtime/loop/first-option-discriminator';
-export { JudgeDiscriminator, JUDGE_INSTRUCTION } from './runtime/loop/judge-discriminator';
-export type { JudgeVerdict } from './runtime/loop/judge-discriminator';
-export { CallActor, OUTPUT_CALL } from './runtime/loop/call-actor';
-export type { ConfirmCalls, ConfirmDecision } from './runtime/loop/confirm';
-export { maxTurns, maxTokens, maxTime, aborted, stopWhen } from './runtime/loop/stop-conditions';
-export type { StopCondition, StopContext } from './runtime/loop/stop-conditions';
+} from './runs/state-tree';
+export type { InitialStateOptions } from './runs/state-tree';
+export { BasicPrompter, estimateTokens, TRIMMED_OUTPUT_NOTE } from './agent/basic-prompter';
+export { VesselGenerator } from './agent/vessel-generator';
+export { FirstOptionDiscriminator } from './agent/first-option-discriminator';
+export { JudgeDiscriminator, JUDGE_INSTRUCTION } from './agent/judge-discriminator';
+export type { JudgeVerdict } from './agent/judge-discriminator';
+export { CallActor } from './agent/call-actor';
+export { OUTPUT_CALL } from './agent/pseudo-calls';
+export type { ConfirmCalls } from './agent/confirm';
+export { maxTurns, maxTokens, maxTime, aborted, stopWhen } from './agent/stop-conditions';
+export type { StopCondition, StopContext } from './agent/stop-conditions';
 // saveState writes the older whole-state format (e.g. a hand-made state for agent.load); loadState reads either.
-export { saveState } from './runtime/state-store';
-export {
-  NestedAgentRunner,
-  DEFAULT_NESTED_LIMITS,
-  executorWithNestedAgents,
-} from './runtime/loop/nested-agent-runner';
+export { saveState } from './runs/state-store';
+export { NestedAgentRunner, executorWithNestedAgents } from './agent/nested-agent-runner';
+export { DEFAULT_NESTED_LIMITS } from './agent/nested-limits';
 export type {
   NestedAgentRunnerOptions,
   NestedAgentExecutorOptions,
-} from './runtime/loop/nested-agent-runner';
+} from './agent/nested-agent-runner';
 export {
   vesselIdeaParts,
   vesselTools,
@@ -422,24 +447,28 @@ export type {
   RunStore,
   RunStatus,
   RunHeader,
+  RunOrigin,
+  RunExperiment,
   NestedModule,
   RunSummary,
   RunFilter,
   OpenCall,
   StoredRun,
+  StoredRunEvent,
   JournalEntry,
   CommitEntry,
   CallStartEntry,
   CallEndEntry,
   StatusEntry,
-} from './runtime/run-store';
-export { commitEntry, replayJournal, statusOf, statusOfReason } from './runtime/loop/run-journal';
-export type { ReplayResult } from './runtime/loop/run-journal';
+} from './runs/run-store';
+export { RUN_STATUSES } from './runs/run-store';
+export { commitEntry, replayJournal, statusOf, statusOfReason } from './runs/run-journal';
+export type { ReplayResult } from './runs/run-journal';
 export { FileRunStore } from './store/file-run-store';
 export type { FileRunStoreOptions } from './store/file-run-store';
 export { PostgresRunStore, DEFAULT_CHECKPOINT_EVERY } from './store/postgres-run-store';
 export type { PostgresRunStoreOptions } from './store/postgres-run-store';
-export type { StateFiles, OpenedStateFile } from './runtime/state-files';
+export type { StateFiles, OpenedStateFile } from './runs/state-files';
 export {
   StateFileStores,
   StateFileRunStore,
@@ -461,6 +490,8 @@ export type {
 // ── workers (DBOS on PostgreSQL; the SDK loads with the first worker or queue) ──
 export { startWorker } from './engine/worker';
 export type { Worker, WorkerOptions, WorkerAgent } from './engine/worker';
+export { superviseWorker } from './engine/worker-supervisor';
+export type { SupervisedWorker, SupervisedWorkerOptions } from './engine/worker-supervisor';
 export { RunQueue } from './engine/run-queue';
 export type { EnqueueOptions, EnqueuedRun } from './engine/run-queue';
 export { enqueueRun, waitForRun } from './engine/enqueue-run';
@@ -468,10 +499,18 @@ export type { EnqueueRunOptions } from './engine/enqueue-run';
 export { cancelStoredRun, reopenStoredRun } from './engine/stored-run-control';
 export type { ReopenOptions } from './engine/stored-run-control';
 export type { EngineOptions } from './engine/engine-options';
-export type { WorkerRunHeader } from './engine/run-workflow';
+export type { WorkerRunHeader } from './engine/worker-run-header';
 export type { WorkerRunResult } from './engine/worker-run-result';
 
 // ── playground (`ideact dev`) ─────────────────────────────────────────────────
+export { createRunHandler } from './serve/create-run-handler';
+export type { RunHandler, RunHandlerOptions } from './serve/create-run-handler';
+export type { RunHandlerSource } from './serve/served-targets';
+export type { AuthorizeRequest, Principal } from './serve/authorization';
+export type { ServedRunDetail } from './serve/served-runs';
+export type { UiMessageChunk, UiMessageMetadata } from './serve/ui-message-stream';
+export type { AgUiEvent } from './serve/ag-ui-events';
+export { toNodeListener } from './serve/node-listener';
 export { startDevServer } from './dev/start-dev-server';
 export type { DevServer, DevServerOptions } from './dev/start-dev-server';
 export type {
@@ -483,6 +522,65 @@ export type {
   RenderedMessage,
 } from './dev/playground-api';
 export type { PlaygroundRunDetail } from './dev/playground-runs';
+
+// ── evals (issue 33: cases run as tagged runs, scorers, reports, baselines) ──
+export {
+  runEval,
+  runEvalFile,
+  DEFAULT_EVAL_CONCURRENCY,
+  DEFAULT_EVAL_MAX_TURNS,
+} from './evals/run-eval';
+export type { RunEvalOptions, EvalProgress } from './evals/run-eval';
+export type {
+  EvalSpec,
+  EvalTarget,
+  IdeaTarget,
+  ConfigTarget,
+  AgentTarget,
+  EvalCase,
+  EvalThresholds,
+  JudgeSettings,
+  ScorerSpec,
+  BuiltInScorer,
+  SchemaScorer,
+  EqualsScorer,
+  ContainsScorer,
+  MatchesScorer,
+  ToolCalledScorer,
+  MaxTurnsScorer,
+  MaxCostScorer,
+  MaxLatencyScorer,
+  JudgeScorer,
+  TokenPricing,
+  CustomScorer,
+  ScoreValue,
+  ScorerContext,
+  TrialUsage,
+} from './evals/eval-spec';
+export { EXPERIMENT_RESULT_VERSION } from './evals/eval-result';
+export type {
+  ExperimentResult,
+  ExperimentSummary,
+  ExperimentComparison,
+  CaseResult,
+  CaseDiff,
+  CaseChange,
+  TrialResult,
+  ScoreResult,
+  JudgeVote,
+  ScorerSummary,
+  EvalSummary,
+  ThresholdResult,
+  Spread,
+} from './evals/eval-result';
+export { compareExperiments } from './evals/compare-experiments';
+export { ExperimentStore, DEFAULT_EXPERIMENTS_DIR } from './evals/experiment-store';
+export { junitReport } from './evals/junit-report';
+export { formatEvalReport } from './evals/eval-report';
+export { loadEvalFile } from './evals/load-eval';
+export type { LoadedEval } from './evals/load-eval';
+export { EVAL_JUDGE_INSTRUCTION } from './evals/scorers/judge-scorer';
+export { InvalidEvalError } from './errors/invalid-eval.error';
 
 // ── codegen ───────────────────────────────────────────────────────────────────
 export { generateFromIdeas } from './codegen/generate-from-ideas';
@@ -507,9 +605,20 @@ export type {
   McpServerOptions,
   McpServerSource,
 } from './mcp/server/create-mcp-server';
-export type { McpHttpEndpoint, McpHttpOptions } from './mcp/server/serve-http';
-export { OUTPUT_WRAPPER_META_KEY, OUTPUT_WRAPPER_PROPERTY } from './mcp/server/mcp-tool-definition';
-export { ERROR_META_KEY } from './mcp/server/mcp-tool-call';
+export type { McpApprovalMode } from './mcp/server/mcp-approval-mode';
+export type { McpHttpEndpoint, McpHttpOptions } from './mcp/server/mcp-http-options';
+export type {
+  McpMessage,
+  McpSdkClient,
+  McpSdkServer,
+  McpToolDefinition,
+  McpTransport,
+} from './mcp/mcp-sdk-types';
+export {
+  ERROR_META_KEY,
+  OUTPUT_WRAPPER_META_KEY,
+  OUTPUT_WRAPPER_PROPERTY,
+} from './mcp/server/mcp-meta-keys';
 
 // ── MCP client (issue 19: an MCP server's tools as a Toolset; the SDK loads on first connect) ──
 export { mcpTools } from './mcp/client/mcp-tools';

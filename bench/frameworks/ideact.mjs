@@ -22,11 +22,18 @@ import {
   toolParamsJsonSchema,
   workBody,
 } from '../lib/fixtures.mjs';
-import { NO_USAGE, ROOT, loadIdeact, missingExports } from '../lib/ideact-package.mjs';
+import {
+  NO_USAGE,
+  PACKAGE_DIRECTORY,
+  ROOT,
+  loadIdeact,
+  loadIdeactTesting,
+  missingExports,
+} from '../lib/ideact-package.mjs';
 
 export const id = 'ideact';
 export const label = 'ideact';
-export const packageName = 'ideact (dist/)';
+export const packageName = PACKAGE_DIRECTORY ? `ideact (${PACKAGE_DIRECTORY})` : 'ideact (dist/)';
 
 const NEEDS = {
   w1: ['createAgent'],
@@ -50,8 +57,11 @@ export function unavailable(workload) {
  * through `agent.stream()` by a `for await` loop; `trace`: an OpenTelemetry SDK is registered
  * (NodeTracerProvider, SimpleSpanProcessor, InMemorySpanExporter); `batch` with `trace`: the SDK's
  * production processor instead (BatchSpanProcessor into the same exporter, flushed after each run).
+ * `scripted` (issue 28, `bench:compare`): the tool loops' model is `ScriptedProvider` from
+ * `ideact/testing` (a script function returning each turn's solution object) instead of the instant
+ * Provider below, i.e. the model users' own tests drive an agent with.
  */
-const variant = { stream: false, exporter: undefined, tracing: undefined };
+const variant = { stream: false, scripted: false, exporter: undefined, tracing: undefined };
 
 /**
  * Selects the W12 variant named by the framework id's `+` features (e.g. `ideact+stream+trace`);
@@ -59,10 +69,15 @@ const variant = { stream: false, exporter: undefined, tracing: undefined };
  * reason when a feature is unknown or unavailable.
  */
 export function configure(features) {
-  const known = ['stream', 'trace', 'batch'];
+  const known = ['stream', 'trace', 'batch', 'scripted'];
   const unknown = features.filter((feature) => !known.includes(feature));
   if (unknown.length > 0) return `unknown ideact variant ${unknown.join('+')}`;
   variant.stream = features.includes('stream');
+  variant.scripted = features.includes('scripted');
+  if (variant.scripted) {
+    const reason = scriptedProviderMissing();
+    if (reason) return reason;
+  }
   try {
     setTracing(
       features.includes('trace') ? (features.includes('batch') ? 'batch' : 'simple') : undefined,
@@ -129,6 +144,34 @@ function instantProvider(next, onModelCall) {
   return provider;
 }
 
+/** Why `ideact/testing` cannot give the `scripted` variant its provider, or undefined. */
+function scriptedProviderMissing() {
+  const testing = loadIdeactTesting();
+  if (testing.loadError) return testing.loadError;
+  if (typeof testing.ScriptedProvider !== 'function')
+    return 'ideact/testing does not export ScriptedProvider';
+  try {
+    new testing.ScriptedProvider(() => ({ calls: [], output: FINAL_ANSWER }));
+  } catch (error) {
+    return `new ScriptedProvider(scriptFunction) throws: ${String(error.message).split('\n')[0]}`;
+  }
+  return undefined;
+}
+
+/**
+ * A `ScriptedProvider` whose script function returns `solution(callIndex)` (the turn's solution object,
+ * as a user's test writes it); `model.calls` counts the generations.
+ */
+function scriptedProvider(solution, onModelCall) {
+  const { ScriptedProvider } = loadIdeactTesting();
+  const model = { calls: 0 };
+  model.provider = new ScriptedProvider(() => {
+    onModelCall?.();
+    return solution(model.calls++);
+  });
+  return model;
+}
+
 /** The three W1 tools as ideact ToolSchemas (explicit: an Activity registered under each name). */
 function toolSchemas(definitions = TOOLS) {
   return definitions.map((definition) => {
@@ -167,7 +210,14 @@ function toCall(call) {
   return { _tool: call.name, ...call.args };
 }
 
-async function runAgent(provider, counter, maxTurns, toolDelayMs = 0) {
+/** Runs the agent; `modelCalls()` counts the generations so far (W12's checks). */
+async function runAgent(
+  provider,
+  counter,
+  maxTurns,
+  toolDelayMs = 0,
+  modelCalls = () => provider.calls,
+) {
   const { createAgent } = loadIdeact();
   const agent = createAgent({
     tools: toolSchemas(),
@@ -182,22 +232,35 @@ async function runAgent(provider, counter, maxTurns, toolDelayMs = 0) {
     let events = 0;
     for await (const event of stream) if (event.runId) events++;
     result = await stream.result;
-    if (events < provider.calls)
-      throw new Error(`W12: ${events} events for ${provider.calls} turns`);
+    if (events < modelCalls()) throw new Error(`W12: ${events} events for ${modelCalls()} turns`);
   } else {
     result = await agent.run(options);
   }
   if (variant.tracing?.processor === 'batch') await variant.tracing.provider.forceFlush();
   const spans = variant.exporter?.getFinishedSpans().length;
-  if (spans !== undefined && spans < provider.calls + counter.runs) {
-    throw new Error(`W12: ${spans} spans for ${provider.calls} requests and ${counter.runs} Calls`);
+  if (spans !== undefined && spans < modelCalls() + counter.runs) {
+    throw new Error(`W12: ${spans} spans for ${modelCalls()} requests and ${counter.runs} Calls`);
   }
   return result.output;
 }
 
-/** W1: one call per generation for `turns` turns, then the answer. */
+/**
+ * W1: one call per generation for `turns` turns, then the answer; the model is the instant Provider,
+ * or `ScriptedProvider` in the `scripted` variant.
+ */
 export async function toolLoop({ turns, onModelCall }) {
   const counter = { runs: 0 };
+  if (variant.scripted) {
+    const model = scriptedProvider(
+      (index) =>
+        index >= turns
+          ? { calls: [], output: FINAL_ANSWER }
+          : { calls: [toCall(callForTurn(index))], output: null },
+      onModelCall,
+    );
+    const answer = await runAgent(model.provider, counter, turns + 5, 0, () => model.calls);
+    return { answer, toolRuns: counter.runs, modelCalls: model.calls };
+  }
   const provider = instantProvider((index) => {
     if (index >= turns) return vesselText([], FINAL_ANSWER);
     return vesselText([toCall(callForTurn(index))], null);

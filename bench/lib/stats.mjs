@@ -48,9 +48,12 @@ export function measuredRuns() {
   return Number.isFinite(requested) ? Math.max(5, Math.floor(requested)) : 5;
 }
 
-/** Runs `body` once as a warm-up, then `runs` times, returning the measured runs' results. */
-export async function warmAndMeasure(runs, body) {
-  await body(-1);
+/**
+ * Runs `body` `warmups` times (default once, index -1) as a warm-up, then `runs` times, returning the
+ * measured runs' results.
+ */
+export async function warmAndMeasure(runs, body, warmups = 1) {
+  for (let warmup = 0; warmup < warmups; warmup++) await body(-1);
   const results = [];
   for (let index = 0; index < runs; index++) {
     results.push(await body(index));

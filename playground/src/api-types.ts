@@ -8,6 +8,8 @@ export interface UsageJson {
   inputTokens: number;
   outputTokens: number;
   cachedTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
 }
 
 /** A run's totals as `step` and `run-end` carry them. */
@@ -52,6 +54,16 @@ export type RunEventJson = EventBaseJson &
         index?: number;
         delta: string;
         partial?: unknown;
+      }
+    | { type: 'reasoning-delta'; requestId: string; index?: number; delta: string }
+    | {
+        type: 'output-delta';
+        requestId: string;
+        part: 'output' | 'params';
+        callIndex?: number;
+        tool?: string;
+        reasoning?: string;
+        value: unknown;
       }
     | {
         type: 'request-end';
@@ -140,4 +152,102 @@ export interface RunDetail {
 export interface ParamsIssue {
   path: string;
   message: string;
+}
+
+/** One scorer's verdict on one trial (issue 33): a score 0–1, passed or not, and why. */
+export interface ScoreJson {
+  scorer: string;
+  score: number;
+  passed: boolean;
+  reason: string;
+  votes?: Array<{ pass: boolean; score: number; reason: string }>;
+}
+
+/** One run of a case. */
+export interface TrialJson {
+  trial: number;
+  runId: string;
+  stopReason: string;
+  output: unknown;
+  error?: ErrorJson;
+  scores: ScoreJson[];
+  score: number;
+  passed: boolean;
+  latencyMs: number;
+}
+
+/** One case over its trials. */
+export interface CaseJson {
+  name: string;
+  input?: unknown;
+  task?: string;
+  expected?: unknown;
+  trials: TrialJson[];
+  score: number;
+  spread: { min: number; max: number; stddev: number };
+  passRate: number;
+  passAtK: number;
+  passed: boolean;
+}
+
+/** A row of `GET /api/evals`. */
+export interface ExperimentSummaryJson {
+  id: string;
+  name: string;
+  target: string;
+  provider?: string;
+  startedAt: string;
+  cases: number;
+  passedCases: number;
+  passRate: number;
+  meanScore: number;
+  passed: boolean;
+}
+
+/** `GET /api/evals/:id`: an experiment as `ideact eval --json` writes it. */
+export interface ExperimentJson {
+  id: string;
+  name: string;
+  file?: string;
+  target: string;
+  provider?: string;
+  model?: string;
+  trials: number;
+  startedAt: string;
+  cases: CaseJson[];
+  summary: {
+    cases: number;
+    passedCases: number;
+    trials: number;
+    passRate: number;
+    passAtK: number;
+    meanScore: number;
+    durationMs: number;
+    scorers: Record<string, { mean: number; passRate: number }>;
+  };
+  thresholds: Array<{ name: string; required: number; actual: number; passed: boolean }>;
+  passed: boolean;
+}
+
+/** One case in two experiments. */
+export interface CaseDiffJson {
+  name: string;
+  change: 'regressed' | 'improved' | 'same' | 'added' | 'removed';
+  baselineScore?: number;
+  score?: number;
+  delta?: number;
+  baselinePassed?: boolean;
+  passed?: boolean;
+}
+
+/** `GET /api/evals/:baseline/vs/:id`. */
+export interface ComparisonJson {
+  baseline: ExperimentJson;
+  experiment: ExperimentJson;
+  comparison: {
+    cases: CaseDiffJson[];
+    regressions: number;
+    improvements: number;
+    meanScoreDelta: number;
+  };
 }

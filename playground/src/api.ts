@@ -1,4 +1,7 @@
 import type {
+  ComparisonJson,
+  ExperimentJson,
+  ExperimentSummaryJson,
   ParamsIssue,
   RenderedMessage,
   RunDetail,
@@ -67,6 +70,12 @@ export const api = {
     post<{ runId: string }>('/api/runs', { tool, params }),
   runs: () => request<{ runs: RunSummary[] }>('/api/runs'),
   run: (runId: string) => request<RunDetail>(`/api/runs/${encodeURIComponent(runId)}`),
+  experiments: () => request<{ dir: string; experiments: ExperimentSummaryJson[] }>('/api/evals'),
+  experiment: (id: string) => request<ExperimentJson>(`/api/evals/${encodeURIComponent(id)}`),
+  compare: (baseline: string, id: string) =>
+    request<ComparisonJson>(
+      `/api/evals/${encodeURIComponent(baseline)}/vs/${encodeURIComponent(id)}`,
+    ),
   decide: (runId: string, decisions: Record<string, Decision>) =>
     post<{ runId: string }>(`/api/runs/${encodeURIComponent(runId)}/decisions`, { decisions }),
 };

@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 import { api } from './api';
 import type { ServerInfo } from './api-types';
+import { ComparePage } from './compare-page';
+import { EvalsPage } from './evals-page';
+import { ExperimentPage } from './experiment-page';
 import { HistoryPage } from './history-page';
 import { RunPage } from './run-page';
 import { ToolPage } from './tool-page';
@@ -33,6 +36,16 @@ export function App() {
           >
             Runs
           </a>
+          <a
+            href="#/evals"
+            className={
+              route.page === 'evals' || route.page === 'experiment' || route.page === 'compare'
+                ? 'active'
+                : ''
+            }
+          >
+            Evals
+          </a>
         </nav>
         {info !== undefined && (
           <span className="store-kind">
@@ -48,6 +61,15 @@ export function App() {
         {route.page === 'tool' && <ToolPage key={route.name} name={route.name} />}
         {route.page === 'runs' && <HistoryPage />}
         {route.page === 'run' && <RunPage key={route.runId} runId={route.runId} />}
+        {route.page === 'evals' && <EvalsPage />}
+        {route.page === 'experiment' && <ExperimentPage key={route.id} id={route.id} />}
+        {route.page === 'compare' && (
+          <ComparePage
+            key={`${route.baseline}/${route.id}`}
+            baseline={route.baseline}
+            id={route.id}
+          />
+        )}
         {route.page === 'not-found' && <p className="empty">No page at {route.hash}.</p>}
       </main>
     </div>

@@ -1,5 +1,6 @@
 /**
- * The playground's pages as hash routes (`#/`, `#/tools/:name`, `#/runs/:id`, `#/runs`): the server
+ * The playground's pages as hash routes (`#/`, `#/tools/:name`, `#/runs/:id`, `#/runs`, `#/evals`,
+ * `#/evals/:id`, `#/evals/:baseline/vs/:id`): the server
  * answers every page path with index.html, so routing stays in the browser and links survive reloads.
  */
 
@@ -9,6 +10,9 @@ export type Route =
   | { page: 'tool'; name: string }
   | { page: 'runs' }
   | { page: 'run'; runId: string }
+  | { page: 'evals' }
+  | { page: 'experiment'; id: string }
+  | { page: 'compare'; baseline: string; id: string }
   | { page: 'not-found'; hash: string };
 
 /** The page `hash` (`location.hash`, with or without `#`) shows. */
@@ -21,6 +25,14 @@ export function parseRoute(hash: string): Route {
   if (section === 'tools') return { page: 'tools' };
   if (section === 'runs' && argument !== undefined) return { page: 'run', runId: argument };
   if (section === 'runs') return { page: 'runs' };
+  if (section === 'evals') {
+    const parts = rest.map((part) => decodeURIComponent(part));
+    if (parts.length === 0) return { page: 'evals' };
+    if (parts.length === 1) return { page: 'experiment', id: parts[0] as string };
+    if (parts.length === 3 && parts[1] === 'vs') {
+      return { page: 'compare', baseline: parts[0] as string, id: parts[2] as string };
+    }
+  }
   return { page: 'not-found', hash };
 }
 
@@ -35,6 +47,12 @@ export function routeHash(route: Route): string {
       return '#/runs';
     case 'run':
       return `#/runs/${encodeURIComponent(route.runId)}`;
+    case 'evals':
+      return '#/evals';
+    case 'experiment':
+      return `#/evals/${encodeURIComponent(route.id)}`;
+    case 'compare':
+      return `#/evals/${encodeURIComponent(route.baseline)}/vs/${encodeURIComponent(route.id)}`;
     case 'not-found':
       return route.hash;
   }

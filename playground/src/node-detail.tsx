@@ -29,7 +29,10 @@ export function NodeDetail(props: { node: TreeNode; messages?: RenderedMessage[]
           <dd data-testid="detail-usage">
             {node.usage === undefined
               ? '—'
-              : `${node.usage.inputTokens} input · ${node.usage.outputTokens} output · ${node.usage.cachedTokens ?? 0} cached`}
+              : `${node.usage.inputTokens} input · ${node.usage.outputTokens} output · ${node.usage.cachedTokens ?? 0} cached` +
+                (node.usage.reasoningTokens === undefined
+                  ? ''
+                  : ` · ${node.usage.reasoningTokens} reasoning`)}
           </dd>
           {node.finishReasons !== undefined && (
             <>
@@ -58,6 +61,12 @@ export function NodeDetail(props: { node: TreeNode; messages?: RenderedMessage[]
           ))}
           {props.messages === undefined && <li className="empty">No messages recorded.</li>}
         </ol>
+        {node.reasoning !== undefined && (
+          <>
+            <h3>Reasoning</h3>
+            <pre className="reasoning">{node.reasoning.join('\n\n')}</pre>
+          </>
+        )}
         <h3>Solution</h3>
         <pre className="solution">{node.texts.join('\n\n')}</pre>
       </div>

@@ -115,6 +115,7 @@ export function RunPage(props: { runId: string }) {
         {usage !== undefined && (
           <span className="usage">
             {usage.inputTokens} input · {usage.outputTokens} output tokens
+            {(usage.cachedTokens ?? 0) > 0 && ` · ${usage.cachedTokens} cached`}
           </span>
         )}
         <span className={`connection ${connection}`}>

@@ -46,6 +46,16 @@ function TreeItem(props: {
       <button type="button" className="node-head" onClick={() => props.onSelect(node.key)}>
         <NodeHead node={node} />
       </button>
+      {node.kind === 'request' && node.reasoning !== undefined && (
+        <pre className="reasoning" data-testid="reasoning-text">
+          {node.reasoning.join('\n\n')}
+        </pre>
+      )}
+      {node.kind === 'request' && node.output !== undefined && (
+        <pre className="partial-output" data-testid="partial-output">
+          {typeof node.output === 'string' ? node.output : JSON.stringify(node.output, null, 2)}
+        </pre>
+      )}
       {node.kind === 'request' && node.texts.length > 0 && (
         <pre className="solution" data-testid="solution-text">
           {node.texts.join('\n\n')}

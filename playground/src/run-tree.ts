@@ -6,7 +6,7 @@ import type {
   RunUsageJson,
   UsageJson,
 } from './api-types';
-import { statusOfReason } from '../../src/runtime/run-status-of-reason';
+import { statusOfReason } from '../../src/runs/run-status-of-reason';
 
 /**
  * Builds the run view's tree from a run's events (issue 20): runs own their model requests and Calls,
@@ -50,6 +50,10 @@ export interface RequestNode {
   attempt: number;
   /** The solution text streamed so far, per option index (0 unless `n > 1`). */
   texts: string[];
+  /** The model's reasoning streamed so far, per option index; absent when the model showed none. */
+  reasoning?: string[];
+  /** The Vessel's output as the model writes it (`output-delta`, issue 32): the latest partial value. */
+  output?: unknown;
   usage?: UsageJson;
   finishReasons?: string[];
   error?: ErrorJson;
@@ -174,6 +178,12 @@ export function applyRunEvent(tree: RunTree, event: RunEventJson): RunTree {
       if (event.messages !== undefined) draft.messages(event.requestId, event.messages);
       break;
     }
+    case 'output-delta': {
+      if (event.part !== 'output') break;
+      const request = draft.request(event.path, event.requestId, event.time, event.runId);
+      draft.put({ ...request, output: event.value });
+      break;
+    }
     case 'solution-delta': {
       const request = draft.request(event.path, event.requestId, event.time, event.runId);
       const index = event.index ?? 0;
@@ -181,6 +191,15 @@ export function applyRunEvent(tree: RunTree, event: RunEventJson): RunTree {
       while (texts.length <= index) texts.push('');
       texts[index] += event.delta;
       draft.put({ ...request, texts });
+      break;
+    }
+    case 'reasoning-delta': {
+      const request = draft.request(event.path, event.requestId, event.time, event.runId);
+      const index = event.index ?? 0;
+      const reasoning = [...(request.reasoning ?? [])];
+      while (reasoning.length <= index) reasoning.push('');
+      reasoning[index] += event.delta;
+      draft.put({ ...request, reasoning });
       break;
     }
     case 'request-end': {

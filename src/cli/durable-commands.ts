@@ -5,6 +5,7 @@ import type { RunsListOptions } from './commands/runs-command';
 import type { RunsEnqueueOptions, RunsResumeOptions } from './commands/runs-resume-command';
 import type { RunStoreOptions } from './commands/run-store-options';
 import type { WorkerCommandOptions } from './commands/worker-command';
+import { MODEL_HELP } from './model-option-help';
 
 /** Runs a command's handler and stores its exit code (program.ts's `run`). */
 type RunHandler = (load: () => Promise<ExitCodeValue>) => Promise<void>;
@@ -30,14 +31,14 @@ export function registerDurableCommands(program: Command, io: CliIo, run: RunHan
     )
     .option(
       '--polling-interval <ms>',
-      'how often the queue is polled for new runs, for every worker of the queue (default 1000)',
+      'how often the queue is polled for new runs, for every worker of the queue (default 1000; a run enqueued by ideact and a freed slot wake a worker at once, the poll is the fallback)',
     )
     .option(
       '--takeover-interval <ms>',
-      "how often this worker looks for a dead worker's runs to take over (default 5000)",
+      "how often this worker scans for a dead worker's runs and reads again which worker it watches (default 5000; a watched worker's death is seen at once)",
     )
     .addOption(providerOption())
-    .option('--model <name>', 'model name for the openai provider')
+    .option('--model <name>', MODEL_HELP)
     .option('--module-root <dir>', MODULE_ROOT_HELP)
     .addOption(databaseOptions.queue())
     .addOption(databaseOptions.schema())
@@ -63,6 +64,7 @@ export function registerDurableCommands(program: Command, io: CliIo, run: RunHan
     )
     .option('--limit <n>', 'at most this many (default 50)')
     .option('--all', 'also nested runs')
+    .option('--experiment <id>', 'only the case runs of this eval experiment (ideact eval)')
     .action(async (options: RunsListOptions) =>
       run(async () => (await import('./commands/runs-command')).runsListCommand(options, io)),
     );
@@ -117,7 +119,7 @@ export function registerDurableCommands(program: Command, io: CliIo, run: RunHan
     .option('--ideas <dir>', 'file store: a folder of Ideas (with --agent NAME)')
     .option('--agent <name>', 'file store with --ideas: the Idea the run uses, by file name')
     .addOption(providerOption())
-    .option('--model <name>', 'model name for the openai provider')
+    .option('--model <name>', MODEL_HELP)
     .option('--module-root <dir>', MODULE_ROOT_HELP)
     .option('--wait', 'with --database-url: wait for the workers to stop the run and print it')
     .action(async (id: string, options: RunsResumeOptions) =>
@@ -174,7 +176,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 const MODULE_ROOT_HELP =
-  'directory `_module` and @Module paths resolve in and may not leave (default: the current directory)';
+  "directory `_module` and @Module paths resolve in and may not leave (default: each Idea's folder)";
 
 const WORKER_HELP = `
 Examples:

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CliIo } from './cli-io';
 import type { McpServeOptions } from './commands/mcp-serve-command';
 import type { ExitCodeValue } from './exit-codes';
+import { MODEL_HELP } from './model-option-help';
 
 /** Runs a command's handler and stores its exit code (program.ts's `run`). */
 type RunHandler = (load: () => Promise<ExitCodeValue>) => Promise<void>;
@@ -22,7 +23,7 @@ export function registerMcpCommands(program: Command, io: CliIo, run: RunHandler
     .option('--ideas <dir>', 'a folder of Ideas; each becomes a tool named by its file name')
     .option(
       '--config <file>',
-      'a .js/.cjs/.mjs module exporting a container (createContainer) or its config',
+      'a .js/.cjs/.mjs module, or .ts/.mts/.cts with tsx installed, exporting a container (createContainer) or its config',
     )
     .option(
       '--http <port>',
@@ -41,7 +42,11 @@ export function registerMcpCommands(program: Command, io: CliIo, run: RunHandler
         'openai or offline (default: the config’s; else openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline)',
       ).choices(['openai', 'offline']),
     )
-    .option('--model <name>', 'model name for the openai provider')
+    .option('--model <name>', MODEL_HELP)
+    .option(
+      '--no-approval',
+      'run tools that need approval without asking anyone (default: ask the client by elicitation, and never run them unasked)',
+    )
     .option(
       '--module-root <dir>',
       'directory `_module` paths resolve in and may not leave (default: the --ideas folder, else the current directory)',
@@ -56,6 +61,7 @@ const MCP_SERVE_HELP = `
 Examples:
   ideact mcp serve --ideas ./ideas
   ideact mcp serve --config ./ideact.config.js --ideas ./ideas --provider openai --model gpt-4.1-mini
+  ideact mcp serve --config ./ideact.config.ts   # TypeScript: loaded with your project's tsx
   ideact mcp serve --ideas ./ideas --http 3001 --token "$MCP_TOKEN"
 
 On stdio, stdout carries only the protocol; messages go to stderr. See docs/mcp.md.`;

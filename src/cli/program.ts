@@ -2,12 +2,15 @@ import { Command, CommanderError, Option } from 'commander';
 import { bothNames, bothNamesInCode } from '../protocol/protocol-vocabulary';
 import type { CliIo } from './cli-io';
 import type { DevCommandOptions } from './commands/dev-command';
+import type { ServeCommandOptions } from './commands/serve-command';
 import type { RunCommandOptions } from './commands/run-command';
 import { registerDurableCommands } from './durable-commands';
+import { registerEvalCommands } from './eval-commands';
 import { registerMcpCommands } from './mcp-commands';
 import { ExitCode, type ExitCodeValue } from './exit-codes';
 import { packageVersion } from './package-version';
 import { reportError } from './report-error';
+import { MODEL_HELP } from './model-option-help';
 
 /**
  * Builds the `ideact` command line (commander). Only commander is loaded here: every command imports
@@ -53,10 +56,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
         'openai or offline (default: openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else offline)',
       ).choices(['openai', 'offline']),
     )
-    .option(
-      '--model <name>',
-      'model name for the openai provider (default: IDEACT_MODEL, else gpt-4o-mini)',
-    )
+    .option('--model <name>', MODEL_HELP)
     .option('--max-turns <n>', 'stop after this many LLM turns')
     .option(
       '--state <file>',
@@ -66,7 +66,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       '--resume <file>',
       'continue the run of this state file (an older whole-state file is imported into <file>.run/ once)',
     )
-    .option('--module-root <dir>', MODULE_ROOT_HELP)
+    .option('--module-root <dir>', moduleRootHelp("the Idea's folder"))
     .option(
       '--json',
       'print every run event as one JSON line on stdout (the output is in the last, run-end)',
@@ -93,7 +93,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       'Check Idea files: JSON, Idea structure, schemas, input message, modules (inside the root, no cycles).',
     )
     .argument('<ideas...>', 'Idea files (.json)')
-    .option('--module-root <dir>', MODULE_ROOT_HELP)
+    .option('--module-root <dir>', moduleRootHelp("each Idea's folder"))
     .action(async (ideas: string[], options: { moduleRoot?: string }) =>
       run(async () =>
         (await import('./commands/validate-command')).validateCommand(ideas, options, io),
@@ -115,7 +115,7 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       '--allow-remote-refs',
       'download http(s) $refs while generating types (default: off, a remote $ref is an error)',
     )
-    .option('--module-root <dir>', MODULE_ROOT_HELP)
+    .option('--module-root <dir>', CODEGEN_MODULE_ROOT_HELP)
     .action(
       async (
         paths: string[],
@@ -132,17 +132,52 @@ export function createProgram(io: CliIo, result: { exitCode: ExitCodeValue }): C
       'Serve the local web playground: a form per Tool and Idea, live run trees, approvals, history.',
     )
     .option('--ideas <dir>', 'a folder of Idea files to serve (module paths resolve in it)')
-    .option('--config <file>', 'a module exporting a container or a createContainer configuration')
+    .option(
+      '--config <file>',
+      'a module exporting a container or a createContainer configuration (.ts/.mts/.cts with tsx installed)',
+    )
+    .option(
+      '--evals <dir>',
+      'the experiments `ideact eval` saved, shown on the Evals page (default .ideact/evals)',
+    )
     .option('--port <n>', 'port to listen on (0 = any free port)', '4111')
     .option('--host <host>', 'host to bind (default 127.0.0.1, loopback only)')
     .option('--open', "open the playground in the system's browser")
+    .option('--model <name>', MODEL_HELP)
     .addHelpText('after', DEV_HELP)
     .action(async (options: DevCommandOptions) =>
       run(async () => (await import('./commands/dev-command')).devCommand(options, io)),
     );
 
+  program
+    .command('serve')
+    .description(
+      'Serve runs to apps over HTTP: start, stream (resumable), approve, cancel; the AI SDK useChat and AG-UI protocols.',
+    )
+    .option('--ideas <dir>', 'a folder of Idea files: each is a target by its name')
+    .option(
+      '--config <file>',
+      'a module exporting a container or a configuration: its agent is the target "agent"',
+    )
+    .option('--port <n>', 'port to listen on (0 = any free port)', '8080')
+    .option('--host <host>', 'host to bind (default 127.0.0.1; another host needs --token)')
+    .option('--token <secret>', 'the bearer token every request must send (or IDEACT_SERVE_TOKEN)')
+    .option('--database-url <url>', 'keep runs and their events in PostgreSQL (PostgresRunStore)')
+    .option('--schema <name>', "the PostgresRunStore's schema (default ideact)")
+    .option('--dir <dir>', "the FileRunStore's folder (default .ideact/runs)")
+    .option('--base-path <path>', 'serve the routes under this path (e.g. /api/agent)')
+    .option('--cors-origin <origin...>', 'origins whose pages may call the server')
+    .option('--max-concurrent-runs <n>', 'runs one principal may have running at once (default 4)')
+    .option('--max-turns <n>', 'turn limit of every run')
+    .option('--no-resume', 'do not drive again the runs a killed server left running')
+    .addHelpText('after', SERVE_HELP)
+    .action(async (options: ServeCommandOptions) =>
+      run(async () => (await import('./commands/serve-command')).serveCommand(options, io)),
+    );
+
   registerDurableCommands(program, io, run);
   registerMcpCommands(program, io, run);
+  registerEvalCommands(program, io, run);
 
   return program;
 }
@@ -170,13 +205,22 @@ export async function runCli(argv: string[], io: CliIo): Promise<ExitCodeValue> 
   return result.exitCode;
 }
 
-/** One option, one meaning in run, validate and codegen: `moduleRoot` in code, default the cwd. */
-const MODULE_ROOT_HELP = `directory ${bothNamesInCode('delegateField')} and ${bothNames('delegateDecorator')} paths resolve in and may not leave (default: the current directory)`;
+/**
+ * One option, one meaning in run, validate and codegen (`moduleRoot` in code): module paths resolve
+ * relative to the Idea named on the command line, like a relative import, unless it is given.
+ */
+function moduleRootHelp(byDefault: string): string {
+  return `directory ${bothNamesInCode('delegateField')} and ${bothNames('delegateDecorator')} paths resolve in and may not leave (default: ${byDefault})`;
+}
+
+/** Codegen's module root: the root the generated `@Module` paths are relative to. */
+const CODEGEN_MODULE_ROOT_HELP = `${moduleRootHelp('the folder of the Idea or of the directory given; for several, their common folder')}; give the same moduleRoot to createContainer`;
 
 const EXIT_CODES_HELP = `
 Exit codes:
   0    success
-  1    the run failed or ended without an output, validation found problems, codegen --check found stale files
+  1    the run failed or ended without an output, validation found problems, codegen --check found stale files,
+       an eval's threshold failed or a case regressed against --baseline
   2    usage error or bad input (unknown option, missing file, invalid JSON, missing API key)
   130  interrupted (Ctrl-C); \`run\` saves its state first
 
@@ -186,18 +230,31 @@ const DEV_HELP = `
 Examples:
   ideact dev --ideas examples/music
   ideact dev --config dist/tools.js --ideas ideas --port 0 --open
+  ideact dev --config ideact.config.ts        # TypeScript: loaded with your project's tsx
 
-Runs use OPENAI_API_KEY / OPENAI_BASE_URL when set, else the offline provider (placeholder answers,
-said on the page). Runs are stored in .ideact/runs. The server answers only its own pages (Host and
-Origin checked) and serves no file but its built assets.`;
+Runs use --model (or IDEACT_MODEL) by its prefix, e.g. anthropic:claude-sonnet-4-5 with
+@ai-sdk/anthropic installed; else OPENAI_API_KEY / OPENAI_BASE_URL when set; else the offline
+provider (placeholder answers, said on the page). Runs are stored in .ideact/runs. The server
+answers only its own pages (Host and Origin checked) and serves no file but its built assets.`;
+
+const SERVE_HELP = `
+Examples:
+  ideact serve --ideas ideas --port 8080
+  ideact serve --config dist/agent.js --host 0.0.0.0 --token "$TOKEN" --database-url postgres://…/app
+  curl -N -H 'Accept: text/event-stream' -H 'Content-Type: application/json' \\
+       -d '{"idea":"lyricist","input":{"topic":"rain"}}' http://127.0.0.1:8080/runs
+
+Routes (docs/serve.md): POST /runs, GET /runs, GET /runs/:id, POST /runs/:id/cancel,
+POST /runs/:id/approvals, GET /runs/:id/events (Last-Event-ID resumes), POST /chat (useChat),
+POST /ag-ui (AG-UI). Runs use OPENAI_API_KEY / OPENAI_BASE_URL when set, else the offline provider.`;
 
 const RUN_HELP = `
 Examples:
   ideact run ideas/lyricist.json --input '{"topic":"rain"}'
-  ideact run ideas/producer.json --module-root ideas --input @task.json --state run.json --max-turns 8
-  ideact run ideas/producer.json --module-root ideas --resume run.json
+  ideact run ideas/producer.json --input @task.json --state run.json --max-turns 8
+  ideact run ideas/producer.json --resume run.json
   ideact run ideas/lyricist.json --json > events.jsonl
-  ideact run ideas/producer.json --module-root ideas --trace spans.jsonl
+  ideact run ideas/producer.json --trace spans.jsonl
 
 Ctrl-C stops the run after the current step, saves the state (to --state, or <idea>.state.json)
 and exits with 130; continue it with --resume.`;

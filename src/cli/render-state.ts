@@ -1,6 +1,6 @@
 import type { Message } from '../protocol/message';
 import { readOutputWrite, type OutputWrite } from '../protocol/output-write';
-import type { AgentNode, AgentState, TokenUsage } from '../runtime/loop/agent-state';
+import type { AgentNode, AgentState, TokenUsage } from '../runs/agent-state';
 
 /** Longest JSON/text excerpt shown per node; the state file has the rest. */
 const EXCERPT = 80;

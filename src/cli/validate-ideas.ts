@@ -4,12 +4,16 @@ import { childPath } from '../codegen/naming';
 import type { Idea } from '../protocol/idea';
 import { isInputMessage } from '../protocol/data-view';
 import { findIdeaInput } from '../protocol/invert-idea';
+import { InvalidIdeaError } from '../errors/invalid-idea.error';
+import { isPlainObject } from '../internal/is-plain-object';
+import { findIdeaProblems } from '../protocol/idea-problems';
+import { findIdeaSchemaProblems } from '../protocol/idea-schema-problems';
 import type { JSONSchema } from '../protocol/json-schema';
+import { findJsonDepthViolation } from '../protocol/json-depth';
 import { formatIssues, validateJson } from '../protocol/json-validation';
-import { parseIdea } from '../protocol/parse-idea';
 import { vocabularyName, type ProtocolVocabulary } from '../protocol/protocol-vocabulary';
-import { ModuleLoader } from '../runtime/module-loader';
-import { displayModuleId, isUrlReference } from '../runtime/module-path';
+import { ModuleLoader } from '../calls/module-loader';
+import { displayModuleId, isUrlReference } from '../calls/module-path';
 
 /** One problem found in an Idea file: where (file + JSON Pointer) and what. */
 export interface IdeaProblem {
@@ -35,7 +39,10 @@ export interface IdeaReport {
 
 /** Options of {@link validateIdeas}. */
 export interface ValidateIdeasOptions {
-  /** Root module references resolve in; default `process.cwd()` (like `moduleRoot` everywhere). */
+  /**
+   * Root module references resolve in; default: each Idea's own folder, so `_module: "helper.json"`
+   * names the Idea's sibling wherever `validate` runs (as in `ideact run` and `codegen`).
+   */
   moduleRoot?: string;
 }
 
@@ -54,7 +61,7 @@ interface ModuleReference {
  * Validates Idea files (`ideact validate`): JSON syntax, the Idea structure, every schema being valid
  * JSON Schema, the input data and the solution against their schemas, and every `_module` (or
  * `_delegate`, R-DEL-1) resolving to an Idea inside the module root, recursively, without cycles.
- * Never throws for problems in files.
+ * Lists every problem of an Idea, not only the first. Never throws for problems in files.
  */
 export async function validateIdeas(
   files: string[],
@@ -62,7 +69,7 @@ export async function validateIdeas(
 ): Promise<IdeaReport[]> {
   const reports: IdeaReport[] = [];
   for (const file of files) {
-    const root = path.resolve(options.moduleRoot ?? process.cwd());
+    const root = path.resolve(options.moduleRoot ?? path.dirname(file));
     const report: IdeaReport = { file, problems: [], notes: [], readable: true };
     const idea = await loadIdea(file, report);
     if (idea !== undefined) {
@@ -76,6 +83,10 @@ export async function validateIdeas(
   return reports;
 }
 
+/**
+ * Reads the file and lists its structural problems. Returns the Idea when its shape lets the deeper
+ * checks run (an object with a `context` array and a `schema` object), even with problems inside.
+ */
 async function loadIdea(file: string, report: IdeaReport): Promise<Idea | undefined> {
   let value: unknown;
   try {
@@ -85,41 +96,40 @@ async function loadIdea(file: string, report: IdeaReport): Promise<Idea | undefi
     report.problems.push(problemFrom(error, file));
     return undefined;
   }
-  try {
-    return parseIdea(value, file);
-  } catch (error) {
-    report.problems.push(problemFrom(error, file));
-    return undefined;
-  }
+  report.problems.push(
+    ...findIdeaProblems(value, file).map((problem) => problemFrom(problem, file)),
+  );
+  const usable =
+    isPlainObject(value) &&
+    Array.isArray(value.context) &&
+    isPlainObject(value.schema) &&
+    findJsonDepthViolation(value) === undefined;
+  return usable ? (value as unknown as Idea) : undefined;
 }
 
-/** Structure is valid; checks schemas, input and solution. */
+/** The shape is valid (structural problems inside may be listed already); checks schemas, input and solution. */
 function checkIdea(idea: Idea, file: string, report: IdeaReport): void {
   const problems = report.problems;
-  const schemaOk = checkSchema(idea.schema, file, '/schema', problems);
-  idea.context.forEach((message, index) => {
-    const schema = (message as { schema?: JSONSchema }).schema;
-    if (schema !== undefined) checkSchema(schema, file, `/context/${index}/schema`, problems);
-  });
-  const input = findIdeaInput(idea);
-  if (input === undefined) {
-    report.notes.push('no input message (the Idea takes no params)');
-  } else {
-    report.notes.push(
-      `input message present${input.schema === undefined ? ' (without a schema)' : ''}`,
-    );
-    const index = idea.context.findIndex(isInputMessage);
-    if (input.schema !== undefined && input.data !== undefined) {
-      const issues = safeValidate(input.schema, input.data);
-      if (issues !== undefined && issues.length > 0) {
-        problems.push({
-          file,
-          jsonPath: `/context/${index}`,
-          message: `the input data does not match the input schema:\n${formatIssues(issues)}`,
-        });
-      }
-    }
-  }
+  const listed = problems.map((problem) => problem.jsonPath);
+  const broken = (base: string): boolean => listed.some((jsonPath) => isAtOrUnder(jsonPath, base));
+  const badReference = (base: string): boolean =>
+    listed.some((jsonPath) => isAtOrUnder(jsonPath, base) && jsonPath.endsWith('/$ref'));
+  // A schema with a dangling or cyclic $ref is listed once and not compiled: a $ref cycle would
+  // overflow the validator's stack.
+  const schemaProblems = findIdeaSchemaProblems(
+    {
+      schema: badReference('/schema') ? {} : idea.schema,
+      context: idea.context.map((message, index) =>
+        badReference(`/context/${index}/schema`) ? { type: 'text', text: '' } : message,
+      ),
+    },
+    file,
+  );
+  problems.push(...schemaProblems.map((problem) => problemFrom(problem, file)));
+  const schemaOk =
+    !broken('/schema') && !schemaProblems.some((item) => item.jsonPath === '/schema');
+  // The input check reads the messages: only when every message is well-formed.
+  if (!broken('/context')) checkInput(idea, file, report);
   if (idea.solution !== undefined && schemaOk) {
     const issues = safeValidate(idea.schema, idea.solution);
     if (issues !== undefined && issues.length > 0) {
@@ -132,23 +142,31 @@ function checkIdea(idea: Idea, file: string, report: IdeaReport): void {
   }
 }
 
-function checkSchema(
-  schema: JSONSchema,
-  file: string,
-  jsonPath: string,
-  problems: IdeaProblem[],
-): boolean {
-  try {
-    validateJson(schema, null);
-    return true;
-  } catch (error) {
-    problems.push({
-      file,
-      jsonPath,
-      message: error instanceof Error ? error.message : String(error),
-    });
-    return false;
+/** Notes whether the Idea has an input message; its data must match its schema. */
+function checkInput(idea: Idea, file: string, report: IdeaReport): void {
+  const input = findIdeaInput(idea);
+  if (input === undefined) {
+    report.notes.push('no input message (the Idea takes no params)');
+    return;
   }
+  report.notes.push(
+    `input message present${input.schema === undefined ? ' (without a schema)' : ''}`,
+  );
+  const index = idea.context.findIndex(isInputMessage);
+  if (input.schema === undefined || input.data === undefined) return;
+  const issues = safeValidate(input.schema, input.data);
+  if (issues !== undefined && issues.length > 0) {
+    report.problems.push({
+      file,
+      jsonPath: `/context/${index}`,
+      message: `the input data does not match the input schema:\n${formatIssues(issues)}`,
+    });
+  }
+}
+
+/** True when `jsonPath` is `base` or a path inside it. */
+function isAtOrUnder(jsonPath: string, base: string): boolean {
+  return jsonPath === base || jsonPath.startsWith(`${base}/`);
 }
 
 function safeValidate(
@@ -190,7 +208,10 @@ async function checkModules(
       id = loaded.id;
       moduleIdea = loaded.idea;
     } catch (error) {
-      check.report.problems.push({ ...problemFrom(error, file), jsonPath });
+      // A module that is not a valid Idea: all its problems, each in the module file at its path.
+      const inModule = InvalidIdeaError.isInstance(error) ? await moduleProblems(error) : [];
+      if (inModule.length > 0) check.report.problems.push(...inModule);
+      else check.report.problems.push({ ...problemFrom(error, file), jsonPath });
       continue;
     }
     if (chain.includes(id)) {
@@ -241,6 +262,18 @@ function moduleReferences(schema: unknown, jsonPath: string): ModuleReference[] 
   };
   walk(schema, jsonPath);
   return found;
+}
+
+/** Every structural problem of the module file an InvalidIdeaError names (empty when it cannot be read). */
+async function moduleProblems(error: InvalidIdeaError): Promise<IdeaProblem[]> {
+  if (isUrlReference(error.source)) return [];
+  let value: unknown;
+  try {
+    value = await readJsonFile(error.source);
+  } catch {
+    return [];
+  }
+  return findIdeaProblems(value, error.source).map((problem) => problemFrom(problem, error.source));
 }
 
 function problemFrom(error: unknown, file: string): IdeaProblem {

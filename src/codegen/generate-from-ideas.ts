@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { CodegenError } from '../errors/codegen.error';
 import { IdeaFileNotFoundError } from '../errors/idea-file-not-found.error';
+import { findIdeaSchemaProblems } from '../protocol/idea-schema-problems';
 import type { CodegenWarning } from './codegen-model';
 import { generateIdeaSource } from './generate-idea-source';
 import { ideaBaseName } from './naming';
@@ -13,7 +14,12 @@ export interface CodegenOptions {
   outDir: string;
   /** Compare instead of writing: report files that are missing or differ (for CI). */
   check?: boolean;
-  /** Root the `@Module(...)` paths are relative to; every Idea must lie inside it. Default: cwd. */
+  /**
+   * Root the `@Module(...)` paths are relative to (give the same `moduleRoot` to `createContainer`);
+   * every Idea must lie inside it. Default: the folder of the Idea file given, or the directory given,
+   * like `_module` references in `ideact run` and `validate`; with several paths, the deepest folder
+   * holding them all (the generated classes share one container, so they share one root).
+   */
   moduleRoot?: string;
   /**
    * Download http(s) `$ref`s while generating types. Off by default: codegen stays offline and a remote
@@ -69,13 +75,23 @@ export async function generateFromIdeas(
   paths: string[],
   options: CodegenOptions,
 ): Promise<CodegenResult> {
-  const moduleRoot = await realDirectory(options.moduleRoot ?? process.cwd());
   const entries = await collectIdeaFiles(paths, options.outDir);
+  const moduleRoot =
+    options.moduleRoot === undefined
+      ? await defaultModuleRoot(paths)
+      : await realPathOf(options.moduleRoot);
   const files: CodegenFile[] = [];
   const warnings: CodegenWarning[] = [];
   const stale: string[] = [];
   for (const entry of entries) {
     const idea = await readIdeaFile(entry.ideaFile);
+    // The schema check of `ideact validate`, first: json-schema-to-typescript would misread an invalid
+    // schema (a draft-04 `id` becomes a remote $ref or a file to open) and say something else.
+    // `$ref`s to other documents are codegen's to resolve (offline unless allowRemoteRefs).
+    const [invalidSchema] = findIdeaSchemaProblems(idea, entry.ideaFile, {
+      externalReferences: 'skip',
+    });
+    if (invalidSchema !== undefined) throw invalidSchema;
     const modulePath = await relativeToRoot(entry.ideaFile, moduleRoot);
     const generated = await generateIdeaSource(idea, {
       ideaFile: entry.ideaFile,
@@ -163,11 +179,36 @@ async function listJsonFiles(directory: string): Promise<string[]> {
   return found.sort();
 }
 
-async function realDirectory(directory: string): Promise<string> {
+/** The default module root (see `CodegenOptions.moduleRoot`): the given paths' deepest common folder. */
+async function defaultModuleRoot(paths: string[]): Promise<string> {
+  const folders: string[] = [];
+  for (const given of paths) {
+    const real = await realPathOf(given);
+    const stat = await fs.stat(real);
+    folders.push(stat.isDirectory() ? real : path.dirname(real));
+  }
+  let common = folders[0] ?? (await realPathOf(process.cwd()));
+  for (const folder of folders.slice(1)) {
+    while (!isInsideFolder(common, folder)) common = path.dirname(common);
+  }
+  return common;
+}
+
+/** True when `child` is `folder` or lies inside it (both absolute and real). */
+function isInsideFolder(folder: string, child: string): boolean {
+  const relative = path.relative(folder, child);
+  return (
+    relative === '' ||
+    !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
+  );
+}
+
+/** The real path of a given file or folder; IdeaFileNotFoundError when it does not exist. */
+async function realPathOf(given: string): Promise<string> {
   try {
-    return await fs.realpath(directory);
+    return await fs.realpath(given);
   } catch (error) {
-    throw new IdeaFileNotFoundError({ file: directory, cause: error });
+    throw new IdeaFileNotFoundError({ file: given, cause: error });
   }
 }
 

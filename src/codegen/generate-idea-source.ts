@@ -13,6 +13,7 @@ import { generateTypes, type GeneratedTypes } from './generate-types';
 import { renderLiteral } from './literal';
 import { ideaBaseName, propertyKey, quote, toPascalCase } from './naming';
 import { localizeReferences } from './schema-references';
+import { MissingPackageError } from '../errors/missing-package.error';
 
 /** What {@link generateIdeaSource} needs besides the Idea. */
 export interface IdeaSourceOptions {
@@ -261,7 +262,13 @@ async function typesFor(
     for (const name of types.names) taken.add(name);
     return types;
   } catch (error) {
-    if (CodegenError.isInstance(error) || InvalidSchemaError.isInstance(error)) throw error;
+    if (
+      CodegenError.isInstance(error) ||
+      InvalidSchemaError.isInstance(error) ||
+      MissingPackageError.isInstance(error)
+    ) {
+      throw error;
+    }
     throw new CodegenError({
       file: options.ideaFile,
       jsonPath,

@@ -2,6 +2,8 @@ import type { JSONSchema } from '../protocol/json-schema';
 import { renameReferences } from '../protocol/rename-references';
 import { toPascalCase } from './naming';
 import { referenceResolverOptions, remoteReferenceError } from './schema-references';
+import { MissingPackageError } from '../errors/missing-package.error';
+import { rethrowMissing } from '../internal/optional-module';
 
 /** The TypeScript declarations json-schema-to-typescript produced for one schema, and their names. */
 export interface GeneratedTypes {
@@ -34,8 +36,8 @@ export async function generateTypes(
   rootName: string,
   options: { prefix?: string; cwd: string; ideaFile: string; allowRemoteRefs?: boolean },
 ): Promise<GeneratedTypes> {
-  // Lazy: json-schema-to-typescript pulls in prettier; the CLI loads it only for `codegen`.
-  const { compile } = await import('json-schema-to-typescript');
+  // Lazy and optional: json-schema-to-typescript pulls in prettier; only codegen needs it.
+  const { compile } = schemaCompiler();
   const root = mergeDefinitions(structuredClone(schema)) as Record<string, unknown>;
   delete root.$id;
   delete root.$schema;
@@ -95,4 +97,23 @@ function mergeDefinitions(schema: JSONSchema): JSONSchema {
       : undefined,
   );
   return { ...rest, $defs: { ...rest.$defs, ...moved } };
+}
+
+/** json-schema-to-typescript, required in a `try` so that bundlers leave it optional. */
+function schemaCompiler(): typeof import('json-schema-to-typescript') {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional, loaded on first use
+    return require('json-schema-to-typescript') as typeof import('json-schema-to-typescript');
+  } catch (error) {
+    return rethrowMissing(
+      error,
+      'json-schema-to-typescript',
+      (cause) =>
+        new MissingPackageError({
+          packageName: 'json-schema-to-typescript',
+          feature: 'Codegen (ideact codegen, generateFromIdeas)',
+          cause,
+        }),
+    );
+  }
 }

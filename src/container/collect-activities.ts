@@ -1,9 +1,9 @@
 import { Container, type Constructable, type ContainerInstance } from 'typedi';
 import type { ServiceClass } from '../decorators/class-types';
 import { getMetadataStorage } from '../decorators/metadata-storage';
-import { missingDesignMetadataError } from '../decorators/reflect-metadata-check';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
-import type { ActivityContext, ActivityFunction } from '../runtime/activity';
+import type { ActivityContext, ActivityFunction } from '../calls/activity';
+import { assertInjectableConstructor, completeInjectedConstructors } from './constructor-injection';
 
 /** Activities of a container by name, and where each came from (for messages). @internal */
 export interface CollectedActivities {
@@ -44,6 +44,7 @@ export function collectActivities(
       solutions: ['Pass `activities: [WeatherService, { now: () => Date.now() }]`.'],
     });
   }
+  completeInjectedConstructors();
   (entries ?? []).forEach((entry, index) => {
     if (typeof entry === 'function') {
       registerService(entry as ServiceClass, index, container, add);
@@ -104,18 +105,8 @@ function registerService(
       ],
     });
   }
-  if (
-    registered &&
-    type.length > 0 &&
-    Reflect.getMetadata('design:paramtypes', type) === undefined
-  ) {
-    // typedi would call the constructor with the container instead of the dependencies.
-    throw missingDesignMetadataError(
-      '@Service',
-      type.name,
-      `class ${type.name} takes ${type.length} constructor parameter(s), but no parameter types were recorded for them (design:paramtypes), so typedi cannot inject its dependencies.`,
-    );
-  }
+  // Without decorator metadata, typedi needs an @Inject on every constructor parameter.
+  if (registered) assertInjectableConstructor(type);
   if (!registered) {
     // A plain class without dependencies: register it in this container only.
     container.set({ id: identifier, type: identifier });

@@ -1,7 +1,9 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ContainerInstance } from 'typedi';
+import { TypeScriptLoaderMissingError } from '../errors/typescript-loader-missing.error';
 import type { IdeactConfig } from './ideact-config';
+import { isTypeScriptModule, registerTypeScriptLoader } from './typescript-loader';
 
 /**
  * What a `--config FILE` module gives (`ideact dev`, `ideact mcp serve`): a container, a
@@ -17,16 +19,20 @@ export type ConfigModule =
   | { kind: 'unloadable'; error: unknown };
 
 /**
- * Loads a config module: CommonJS through `require` (a TypeScript file too when a loader is
- * registered), ES modules (`.mjs`, or `.js` of a `"type": "module"` package) through the native
- * `import()`. Looks at `module.exports`, then its `default`, `container` and `config` exports; an
- * exported function is called (and awaited) to make the container or configuration.
+ * Loads a config module: CommonJS through `require`, ES modules (`.mjs`, or `.js` of a
+ * `"type": "module"` package) through the native `import()`, TypeScript (`.ts`, `.cts`, and `.mts` as an ES module) the same way once
+ * tsx from the user's project is registered (`registerTypeScriptLoader`; without it, a
+ * {@link TypeScriptLoaderMissingError} is thrown). Looks at `module.exports`, then its `default`,
+ * `container` and `config` exports; an exported function is called (and awaited) to make the
+ * container or configuration.
  */
 export async function loadConfigModule(file: string): Promise<ConfigModule> {
   let exported: unknown;
   try {
-    exported = await importModule(path.resolve(file));
+    exported = await importUserModule(path.resolve(file));
   } catch (error) {
+    // The project lacks a TypeScript loader: a setup problem with its own fix, not the module's.
+    if (TypeScriptLoaderMissingError.isInstance(error)) throw error;
     return { kind: 'unloadable', error };
   }
   const candidates = [
@@ -54,8 +60,13 @@ export function isContainer(value: unknown): value is ContainerInstance {
   return typeof candidate.get === 'function' && typeof candidate.has === 'function';
 }
 
-async function importModule(absolute: string): Promise<unknown> {
-  if (!absolute.endsWith('.mjs')) {
+/**
+ * Imports a user's module by absolute path the way a config module is loaded (CommonJS, ES module, or
+ * TypeScript through the project's tsx): shared with eval files (`ideact eval x.eval.ts`).
+ */
+export async function importUserModule(absolute: string): Promise<unknown> {
+  if (isTypeScriptModule(absolute)) await registerTypeScriptLoader(absolute);
+  if (!absolute.endsWith('.mjs') && !absolute.endsWith('.mts')) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a user's CommonJS (or registered TS) module
       return require(absolute) as unknown;

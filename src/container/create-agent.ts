@@ -11,16 +11,16 @@ import {
   PROVIDER,
 } from './tokens';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
-import { Executor } from '../runtime/executor';
-import { RequestModuleRunner } from '../runtime/module-runner';
-import { Toolkit } from '../runtime/toolkit';
-import { Agent } from '../runtime/loop/agent';
-import type { AgentConfig, StepModules } from '../runtime/loop/agent-options';
-import { BasicPrompter } from '../runtime/loop/basic-prompter';
-import { CallActor } from '../runtime/loop/call-actor';
-import { FirstOptionDiscriminator } from '../runtime/loop/first-option-discriminator';
-import { NestedAgentRunner } from '../runtime/loop/nested-agent-runner';
-import { VesselGenerator } from '../runtime/loop/vessel-generator';
+import { Executor } from '../calls/executor';
+import { RequestModuleRunner } from '../calls/module-runner';
+import { Toolkit } from '../calls/toolkit';
+import { Agent } from '../agent/agent';
+import type { AgentConfig, StepModules } from '../agent/agent-options';
+import { BasicPrompter } from '../agent/basic-prompter';
+import { CallActor } from '../agent/call-actor';
+import { FirstOptionDiscriminator } from '../agent/first-option-discriminator';
+import { NestedAgentRunner } from '../agent/nested-agent-runner';
+import { VesselGenerator } from '../agent/vessel-generator';
 import { StateFileStores } from '../store/state-file-store';
 
 /**
@@ -36,12 +36,13 @@ export function createAgent(config: IdeactConfig & AgentConfig): Agent {
 /**
  * Builds an Agent from a container made by `createContainer` (R-LOOP-2): step modules registered
  * under PROMPTER / GENERATOR / DISCRIMINATOR / ACTOR are used (the defaults are registered where
- * unset), so `container.set(DISCRIMINATOR, new JudgeDiscriminator())` swaps one. Call it before
- * anything took the container's Executor: it installs the nested-agent module runner there.
+ * unset), so `container.set(DISCRIMINATOR, new JudgeDiscriminator())` swaps one. The container's
+ * `model`, `temperature` and `needsApproval` are the agent's unless `given` sets its own. Call it
+ * before anything took the container's Executor: it installs the nested-agent module runner there.
  */
 export function agentFromContainer(
   container: ContainerInstance,
-  agentConfig: AgentConfig = {},
+  given: AgentConfig = {},
   dispose?: () => void,
 ): Agent {
   const defaults: Array<[typeof PROMPTER, () => StepModules[keyof StepModules]]> = [
@@ -54,6 +55,16 @@ export function agentFromContainer(
     if (!container.has(token)) container.set({ id: token, factory });
   }
   const config = container.get(IDEACT_CONFIG);
+  // One configuration: the container's model settings and approval rule are the agent's defaults.
+  const agentConfig: AgentConfig = { ...given };
+  if (agentConfig.model === undefined && config.model !== undefined)
+    agentConfig.model = config.model;
+  if (agentConfig.temperature === undefined && config.temperature !== undefined) {
+    agentConfig.temperature = config.temperature;
+  }
+  if (agentConfig.needsApproval === undefined && config.needsApproval !== undefined) {
+    agentConfig.needsApproval = config.needsApproval;
+  }
   const modules: StepModules = {
     prompter: agentConfig.modules?.prompter ?? container.get(PROMPTER),
     generator: agentConfig.modules?.generator ?? container.get(GENERATOR),

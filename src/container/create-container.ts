@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { ContainerInstance } from 'typedi';
+import type { ContainerInstance } from 'typedi';
 import { checkToolActivities } from '../decorators/check-tool-activities';
 import { collectToolEntries } from '../decorators/collect-tool-entries';
 import { ContainerConfigurationError } from '../errors/container-configuration.error';
 import { MissingProviderError } from '../errors/missing-provider.error';
-import { createDefaultProvider, hasOpenAIEnvironment } from '../llm/default-provider';
-import { Executor } from '../runtime/executor';
-import { executorWithNestedAgents } from '../runtime/loop/nested-agent-runner';
-import { ModuleLoader } from '../runtime/module-loader';
-import { Toolkit } from '../runtime/toolkit';
-import { splitToolsets } from '../runtime/toolset';
+import { hasProviderEnvironment } from '../llm/choose-provider';
+import { createDefaultProvider } from '../llm/default-provider';
+import { Executor } from '../calls/executor';
+import { executorWithNestedAgents } from '../agent/nested-agent-runner';
+import { ModuleLoader } from '../calls/module-loader';
+import { Toolkit } from '../calls/toolkit';
+import { splitToolsets } from '../calls/toolset';
 import { collectActivities } from './collect-activities';
 import type { IdeactConfig } from './ideact-config';
 import {
@@ -21,6 +22,7 @@ import {
   TOOLS,
   TOOLSETS,
 } from './tokens';
+import { StandInAwareContainer } from './stand-in-aware-container';
 
 /**
  * Creates a scoped typedi container (a `ContainerInstance` of its own, not registered in typedi's
@@ -43,12 +45,12 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
   }
   const { toolsets, others } = splitToolsets(config.tools);
   const { tools, paramsTransformers } = collectToolEntries(others);
-  const container = new ContainerInstance(`ideact-${randomUUID()}`);
+  const container: ContainerInstance = new StandInAwareContainer(`ideact-${randomUUID()}`);
   try {
     const { activities } = collectActivities(config.activities, container);
     const toolsetActivities = toolsets.flatMap((toolset) => Object.keys(toolset.activities));
     checkToolActivities(tools, [...Object.keys(activities), ...toolsetActivities]);
-    if (config.provider === undefined && !hasOpenAIEnvironment(process.env)) {
+    if (config.provider === undefined && !hasProviderEnvironment(process.env)) {
       // Fail at start, not at the first LLM request: the caller must choose a provider.
       throw new MissingProviderError({ where: 'createAgent() / createContainer()' });
     }
@@ -91,6 +93,9 @@ export function createContainer(config: IdeactConfig): ContainerInstance {
           maxModuleDepth: config.maxModuleDepth,
           handlers: config.handlers,
           maxRepairs: config.maxRepairs,
+          model: config.model,
+          temperature: config.temperature,
+          needsApproval: config.needsApproval,
         };
         // Without a MODULE_RUNNER, agent modules (R-MOD-5) still run as nested agents, so a typed
         // call of an agent Idea returns its output, never its unexecuted Calls.

@@ -1,11 +1,12 @@
 import type { ServiceClass, ToolClass } from '../decorators/class-types';
 import type { Provider } from '../llm/provider';
 import type { ToolSchema } from '../protocol/tool-schema';
-import type { ActivityMap } from '../runtime/activity';
-import type { MessageHandler } from '../runtime/request/message-handler';
-import type { Toolset } from '../runtime/toolset';
+import type { ActivityMap } from '../calls/activity';
+import type { NeedsApproval } from '../calls/call-approval';
+import type { MessageHandler } from '../requests/message-handler';
+import type { Toolset } from '../calls/toolset';
 
-export type { ActivityMap } from '../runtime/activity';
+export type { ActivityMap } from '../calls/activity';
 
 /** What `createContainer()` (and `createAgent()`) is configured with. */
 export interface IdeactConfig {
@@ -34,4 +35,17 @@ export interface IdeactConfig {
   handlers?: MessageHandler[];
   /** Repair attempts for invalid module solutions (default 2). */
   maxRepairs?: number;
+  /**
+   * Model name for requests the container's Executor makes (module sub-requests, nested agents) when
+   * the run gives none; `createAgent({ model })` sets it for the agent's runs and `agent.call()`.
+   */
+  model?: string;
+  /** Sampling temperature for those requests, like `model`. */
+  temperature?: number;
+  /**
+   * Calls for which it returns true wait for a person's approval (as do Calls of Tools with
+   * `needsApproval: true`), from every entry point: the agent loop stops `awaiting_approval`, an
+   * MCP server asks its client (elicitation); code calling `executor.call()` is its own approver.
+   */
+  needsApproval?: NeedsApproval;
 }

@@ -1,10 +1,10 @@
 import { Token } from 'typedi';
 import type { Provider } from '../llm/provider';
 import type { ToolSchema } from '../protocol/tool-schema';
-import type { ActivityFunction, ParamsTransformer } from '../runtime/activity';
-import type { ModuleRunner } from '../runtime/module-runner';
-import type { Toolset } from '../runtime/toolset';
-import type { StepModule } from '../runtime/loop/step-module';
+import type { ActivityFunction, ParamsTransformer } from '../calls/activity';
+import type { ModuleRunner } from '../calls/module-runner';
+import type { Toolset } from '../calls/toolset';
+import type { StepModule } from '../agent/step-module';
 import type { IdeactConfig } from './ideact-config';
 
 /** The LLM backend of this container. Replace it with `container.set(PROVIDER, provider)` before first use. */

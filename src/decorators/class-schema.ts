@@ -1,21 +1,38 @@
 import { DecoratorError } from '../errors/decorator.error';
-import { lazyModule } from '../internal/lazy-module';
+
 import type { JSONSchema } from '../protocol/json-schema';
 import { mapSubschemas, type SchemaNode } from '../protocol/schema-walk';
 import type { ClassConstructor } from './class-types';
-import { ownValidationMetadata, transformerStorage } from './class-validation-modules';
-import { describedPosition, descriptionOf } from './describe.decorator';
+import {
+  classValidatorJsonSchema,
+  ownValidationMetadata,
+  transformerStorage,
+} from './class-validation-modules';
+import { declaredPosition } from './declared-position';
+import { descriptionOf } from './describe.decorator';
 import { classChain } from './metadata-storage';
 import { completeParamTypes } from './param-properties';
+import { PARAM_SCHEMA_CONSTRAINT } from './rule-typing';
 import type { SchemaUsage } from './schema-usage';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- loaded when a schema is first built (import cost) */
-const jsonSchemaConverter = lazyModule(
-  () => require('class-validator-jsonschema') as typeof import('class-validator-jsonschema'),
-);
-/* eslint-enable @typescript-eslint/no-require-imports */
+const jsonSchemaConverter = classValidatorJsonSchema;
 
 const REF_PREFIX = '#/definitions/';
+
+/** The schema type class-validator-jsonschema's converters return (its OpenAPI `SchemaObject`). */
+type ConverterSchema = Exclude<
+  ReturnType<
+    Extract<
+      NonNullable<
+        NonNullable<
+          Parameters<typeof import('class-validator-jsonschema').targetConstructorToSchema>[1]
+        >['additionalConverters']
+      >[string],
+      (...args: never[]) => unknown
+    >
+  >,
+  void
+>;
 
 /**
  * Converts a class with class-validator decorators to a self-contained JSON Schema object with
@@ -44,6 +61,11 @@ export function classToJsonSchema(
   const raw = jsonSchemaConverter().targetConstructorToSchema(type, {
     classTransformerMetadataStorage: transformerStorage(),
     refPointerPrefix: REF_PREFIX,
+    additionalConverters: {
+      // `@Param({ schema })`: the param's schema as given (merged with its other rules' schemas).
+      [PARAM_SCHEMA_CONSTRAINT]: (meta) =>
+        structuredClone(meta.constraints[0] as JSONSchema) as ConverterSchema,
+    },
   }) as JSONSchema;
   const rawProperties = raw.properties ?? {};
   const properties: Record<string, JSONSchema> = {};
@@ -122,8 +144,8 @@ function declarationOrder(
   });
   names.forEach((name, index) => {
     if (!late.has(name)) return;
-    const owner = classChain(type).find((entry) => describedPosition(entry, name) !== undefined);
-    const position = owner === undefined ? undefined : describedPosition(owner, name);
+    const owner = classChain(type).find((entry) => declaredPosition(entry, name) !== undefined);
+    const position = owner === undefined ? undefined : declaredPosition(owner, name);
     if (owner === undefined || position === undefined) {
       rank.set(name, names.length + index);
       return;

@@ -2,7 +2,7 @@ import { ContainerConfigurationError } from '../errors/container-configuration.e
 import { checkToolMetaNames } from '../protocol/tool-meta-names';
 import { latestToolDefinitions } from '../protocol/tool-override';
 import type { ToolSchema } from '../protocol/tool-schema';
-import type { ParamsTransformer } from '../runtime/activity';
+import type { ParamsTransformer } from '../calls/activity';
 import type { ToolClass } from './class-types';
 import { getMetadataStorage } from './metadata-storage';
 import { createParamsTransformer } from './params-transformer';

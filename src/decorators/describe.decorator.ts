@@ -1,17 +1,16 @@
 import { DecoratorError } from '../errors/decorator.error';
 import type { ClassConstructor } from './class-types';
-import { ownValidationMetadata } from './class-validation-modules';
+import { recordDeclaredPosition } from './declared-position';
 import { classChain } from './metadata-storage';
 import { assertReflectMetadata } from './reflect-metadata-check';
 
 const DESCRIPTIONS_KEY = Symbol.for('ideact.describe');
-const POSITIONS_KEY = Symbol.for('ideact.describe-position');
 
 /**
  * Describes one param (or output field) to the LLM: becomes the property's `description` in the
- * schema. Without a class-validator decorator the property is typed from its TypeScript type
- * (string, number, boolean, array). Stored on the class (like class-validator's rules), so
- * `getMetadataStorage().reset()` does not erase it.
+ * schema. Without a class-validator decorator (or `@Param`) the property is typed from its
+ * TypeScript type (string, number, boolean, array) where the compiler recorded it. Stored on the
+ * class (like class-validator's rules), so `getMetadataStorage().reset()` does not erase it.
  */
 export function Describe(description: string): PropertyDecorator {
   return (target, propertyKey) => {
@@ -47,32 +46,10 @@ export function Describe(description: string): PropertyDecorator {
       });
     }
     own.set(propertyKey, description);
-    // How many class-validator rules earlier properties registered: places a property that has only
-    // @Describe among the others in the schema (its type rule is added later, at the end).
-    ownPositions(type).set(propertyKey, ownValidationMetadata(type).length);
+    // Places a property that has only @Describe among the others in the schema (its type rule is
+    // added later, at the end).
+    recordDeclaredPosition(type, propertyKey);
   };
-}
-
-function ownPositions(type: ClassConstructor): Map<string, number> {
-  let map = Reflect.getOwnMetadata(POSITIONS_KEY, type) as Map<string, number> | undefined;
-  if (map === undefined) {
-    map = new Map();
-    Reflect.defineMetadata(POSITIONS_KEY, map, type);
-  }
-  return map;
-}
-
-/**
- * Where `@Describe` saw `owner.propertyName` declared: the number of class-validator rules `owner`
- * had then (they belong to the properties declared before it). @internal
- */
-export function describedPosition(
-  owner: ClassConstructor,
-  propertyName: string,
-): number | undefined {
-  return (Reflect.getOwnMetadata(POSITIONS_KEY, owner) as Map<string, number> | undefined)?.get(
-    propertyName,
-  );
 }
 
 /** The descriptions declared on `type` itself (created on first use). @internal */

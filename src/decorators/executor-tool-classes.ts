@@ -1,4 +1,4 @@
-import type { ResolvedExecutorTools } from '../runtime/tool-class-resolver';
+import type { ResolvedExecutorTools } from '../calls/tool-class-resolver';
 import { checkToolActivities } from './check-tool-activities';
 import { collectToolEntries } from './collect-tool-entries';
 

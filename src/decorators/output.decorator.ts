@@ -7,6 +7,7 @@ import type { ClassConstructor } from './class-types';
 import { decoratedClass, registerOnce } from './decorator-target';
 import { ownDescriptions } from './describe.decorator';
 import { classChain, getMetadataStorage } from './metadata-storage';
+import { ownParams } from './param.decorator';
 
 const SOLUTIONS = [
   'Pass a class whose properties carry class-validator decorators, e.g. `@Output(WeatherResult)`.',
@@ -39,8 +40,10 @@ function normalizeOutput(
     const rules = classValidator()
       .getMetadataStorage()
       .getTargetValidationMetadatas(type, '', true, false);
-    // A class whose properties carry only @Describe is typed from their design types (toolSchema).
-    const described = classChain(type).some((owner) => ownDescriptions(owner).size > 0);
+    // A class whose properties carry only @Describe or @Param is typed by them (toolSchema).
+    const described = classChain(type).some(
+      (owner) => ownDescriptions(owner).size > 0 || ownParams(owner).size > 0,
+    );
     if (rules.length > 0 || described) return { kind: 'class', type };
     throw new DecoratorError({
       decorator: '@Output',

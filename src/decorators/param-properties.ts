@@ -1,86 +1,143 @@
-import { DecoratorError } from '../errors/decorator.error';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import type { JSONSchema } from '../protocol/json-schema';
+import { validateJson } from '../protocol/json-validation';
 import type { ClassConstructor } from './class-types';
-import type { SchemaUsage } from './schema-usage';
-import { classValidator, ownTransformerProperties } from './class-validation-modules';
+import {
+  classValidator,
+  ownTransformerProperties,
+  ownValidationMetadata,
+  transformerStorage,
+} from './class-validation-modules';
 import { ownDescriptions } from './describe.decorator';
 import { classChain } from './metadata-storage';
-import { missingDesignMetadataError } from './reflect-metadata-check';
+import { ownParams, paramOf, type ParamType } from './param.decorator';
+import { nestedWithoutType, typeNotStated, untypable } from './param-type-errors';
+import { constraintName, PARAM_SCHEMA_CONSTRAINT, ruleTyping } from './rule-typing';
+import type { SchemaUsage } from './schema-usage';
 
-/** class-validator metadata kinds that say nothing about a value's type (`@IsOptional`, `@IsDefined`, `@ValidateIf`). */
-const UNTYPED_KINDS = new Set(['conditionalValidation', 'isDefined']);
-
-/** Design types that are classes but not JSON values (no nested schema can describe them). */
-const NON_JSON_TYPES = new Set<unknown>([
-  Date,
-  Map,
-  Set,
-  WeakMap,
-  WeakSet,
-  Promise,
-  Function,
-  Symbol,
-  BigInt,
-  RegExp,
-  Error,
-]);
+/** The class-validator rule `@Param({ type })` stands for, by its constraint name. */
+const PARAM_TYPE_RULES: Record<ParamType, { name: string; rule: () => PropertyDecorator }> = {
+  string: { name: 'isString', rule: () => classValidator().IsString() },
+  number: { name: 'isNumber', rule: () => classValidator().IsNumber() },
+  integer: { name: 'isInt', rule: () => classValidator().IsInt() },
+  boolean: { name: 'isBoolean', rule: () => classValidator().IsBoolean() },
+  array: { name: 'isArray', rule: () => classValidator().IsArray() },
+  object: { name: 'isObject', rule: () => classValidator().IsObject() },
+};
 
 /**
- * The properties (by declaring class) whose type rule ideact added from the design type, and whether
- * class-validator lists them last (they had no rule at all before).
+ * The properties (by declaring class) whose type rule ideact added, and whether class-validator
+ * lists them last (they had no rule at all before).
  */
 const addedRules = new WeakMap<ClassConstructor, Map<string, boolean>>();
 
 /**
- * Makes every property ideact can see part of the schema, typed: each needs a `design:type` (else the
- * program was compiled without `emitDecoratorMetadata`), and a property without a type rule (only
- * `@Describe`, `@Type`, `@IsOptional`, `@IsDefined` or `@ValidateIf`) gets the class-validator rule of
- * its design type (string, number, boolean, array), so that schema and validation agree. What cannot be
- * typed that way (a union or `any`, a nested class without `@ValidateNested`) is a DecoratorError naming
- * the class and property. Idempotent. Returns the properties whose rule ideact added (now or before),
- * which class-validator lists last.
+ * Makes every property ideact can see part of the schema, typed. A property's type comes from, in
+ * this order: `@Param` (its rule is added), its class-validator type decorators, the TypeScript type
+ * the compiler recorded (`design:type`, with `emitDecoratorMetadata`: ideact adds the rule of a
+ * string, number, boolean or array), class-transformer's `@Type(() => Number)`. So a property with
+ * only `@Describe`, `@Type`, `@IsOptional`, `@IsDefined` or `@ValidateIf` gets a type rule, and schema
+ * and validation agree. What cannot be typed (a union or `any`, a nested class without
+ * `@ValidateNested`, no type stated at all in a program compiled without metadata) is a
+ * DecoratorError naming the class, the property and the decorator to add. Idempotent. Returns the
+ * properties whose rule ideact added (now or before) that class-validator lists last.
  * @internal
  */
 export function completeParamTypes(type: ClassConstructor, usage: SchemaUsage): Set<string> {
-  const validator = classValidator();
-  const metadata = validator
+  const metadata = classValidator()
     .getMetadataStorage()
     .getTargetValidationMetadatas(type, '', true, false);
-  const kinds = new Map<string, string[]>();
+  const rules = new Map<string, ValidationMetadata[]>();
   for (const entry of metadata) {
-    kinds.set(entry.propertyName, [...(kinds.get(entry.propertyName) ?? []), entry.type]);
+    rules.set(entry.propertyName, [...(rules.get(entry.propertyName) ?? []), entry]);
   }
-  const names = new Set(kinds.keys());
+  const names = new Set(rules.keys());
   for (const owner of classChain(type)) {
     for (const name of ownDescriptions(owner).keys()) names.add(name);
+    for (const name of ownParams(owner).keys()) names.add(name);
     for (const name of ownTransformerProperties(owner)) names.add(name);
   }
   const late = new Set<string>();
   for (const name of names) {
-    const designType: unknown = Reflect.getMetadata('design:type', type.prototype as object, name);
-    const where = `${type.name}.${name}`;
-    if (designType === undefined) {
-      throw missingDesignMetadataError(
-        usage.decorator,
-        usage.target,
-        `the decorated property ${where} has no design type.`,
-      );
-    }
     const owner = declaringClass(type, name);
     const added = addedRules.get(owner)?.get(name);
     if (added !== undefined) {
       if (added) late.add(name);
       continue;
     }
-    const propertyKinds = kinds.get(name) ?? [];
-    if (propertyKinds.some((kind) => !UNTYPED_KINDS.has(kind))) continue;
-    const rule = ruleFor(designType);
-    if (rule === undefined) throw untypable(usage, where, name, designType);
+    const propertyRules = rules.get(name) ?? [];
+    const rule = ruleToAdd(type, name, propertyRules, usage);
+    if (rule === undefined) continue;
     rule(owner.prototype as object, name);
-    const listedLast = propertyKinds.length === 0;
+    const listedLast = propertyRules.length === 0;
     addedRules.set(owner, new Map([...(addedRules.get(owner) ?? []), [name, listedLast]]));
     if (listedLast) late.add(name);
   }
   return late;
+}
+
+/** The rule ideact adds to `type.name` so that it is typed; undefined when its rules type it. */
+function ruleToAdd(
+  type: ClassConstructor,
+  name: string,
+  propertyRules: readonly ValidationMetadata[],
+  usage: SchemaUsage,
+): PropertyDecorator | undefined {
+  const where = `${type.name}.${name}`;
+  const param = paramOf(type, name);
+  if (param?.kind === 'schema') return paramSchemaRule(param.schema);
+  if (param?.kind === 'type') {
+    const { name: constraint, rule } = PARAM_TYPE_RULES[param.type];
+    return propertyRules.some((entry) => constraintName(entry) === constraint) ? undefined : rule();
+  }
+  const typings = propertyRules.map((entry) => ruleTyping(type, entry));
+  const designType: unknown = Reflect.getMetadata('design:type', type.prototype as object, name);
+  if (designType !== undefined) {
+    // Compiled with emitDecoratorMetadata: the TypeScript type types what the rules leave open.
+    if (typings.some((typing) => typing !== 'none')) return undefined;
+    const rule = ruleFor(designType);
+    if (rule === undefined) throw untypable(usage, where, name, designType);
+    return rule;
+  }
+  // No design type (esbuild, tsx, SWC, Bun, or tsc without emitDecoratorMetadata): the decorators
+  // alone must say the type, with the same schema a tsc build gives.
+  if (typings.includes('nested-without-type')) throw nestedWithoutType(usage, where, name);
+  if (typings.includes('states')) return undefined;
+  const declared = transformerType(type, name);
+  if (declared !== undefined) {
+    const rule = ruleFor(declared);
+    if (rule === undefined) throw untypable(usage, where, name, declared);
+    return rule;
+  }
+  throw typeNotStated(usage, where, typings.includes('custom'));
+}
+
+/** The class `@Type(() => X)` (class-transformer) names for `type.name`, if any. */
+function transformerType(type: ClassConstructor, name: string): unknown {
+  const typeMetadata = transformerStorage().findTypeMetadata(type, name);
+  if (typeMetadata === undefined || typeMetadata.options?.discriminator !== undefined) {
+    return undefined;
+  }
+  return typeMetadata.typeFunction();
+}
+
+/** The rule `@Param({ schema })` adds: the value must match the schema (ajv), as the LLM is told. */
+function paramSchemaRule(schema: JSONSchema): PropertyDecorator {
+  const validator = classValidator();
+  return validator.ValidateBy({
+    name: PARAM_SCHEMA_CONSTRAINT,
+    constraints: [schema],
+    validator: {
+      validate: (value) => validateJson(schema, value).length === 0,
+      defaultMessage: (args) =>
+        `${args?.property ?? 'the param'} does not match its @Param schema: ${validateJson(
+          schema,
+          args?.value,
+        )
+          .map((issue) => `${issue.path === '' ? '' : `${issue.path} `}${issue.message}`)
+          .join('; ')}`,
+    },
+  });
 }
 
 function ruleFor(designType: unknown): PropertyDecorator | undefined {
@@ -92,47 +149,20 @@ function ruleFor(designType: unknown): PropertyDecorator | undefined {
   return undefined;
 }
 
-/** The class in `type`'s chain that declares `name` (its own `design:type`), for registering rules. */
+/**
+ * The class in `type`'s chain that declares `name`, for registering rules: the nearest one with a
+ * decorator on it (its own `design:type`, class-validator rule, `@Describe`, `@Param` or
+ * class-transformer decorator).
+ */
 function declaringClass(type: ClassConstructor, name: string): ClassConstructor {
   return (
     classChain(type).find(
       (owner) =>
-        Reflect.getOwnMetadata('design:type', owner.prototype as object, name) !== undefined,
+        Reflect.getOwnMetadata('design:type', owner.prototype as object, name) !== undefined ||
+        ownValidationMetadata(owner).some((entry) => entry.propertyName === name) ||
+        ownDescriptions(owner).has(name) ||
+        ownParams(owner).has(name) ||
+        ownTransformerProperties(owner).includes(name),
     ) ?? type
   );
-}
-
-function untypable(
-  usage: SchemaUsage,
-  where: string,
-  name: string,
-  designType: unknown,
-): DecoratorError {
-  const typeName = typeof designType === 'function' ? designType.name : String(designType);
-  if (designType === Object) {
-    return new DecoratorError({
-      ...usage,
-      problem: `the param ${where} has no class-validator type decorator, and its TypeScript type (a union, any, unknown, an interface or an object literal: design type Object) says nothing at run time.`,
-      solutions: [
-        `Add the decorator of its type to ${name}: @IsObject(), @IsString(), @IsNumber(), @IsIn([…]), …`,
-        `Use @Allow() if ${name} may really hold any value.`,
-      ],
-    });
-  }
-  if (NON_JSON_TYPES.has(designType)) {
-    return new DecoratorError({
-      ...usage,
-      problem: `the param ${where} is a ${typeName}, which is not a JSON value the LLM can write.`,
-      solutions: [
-        `Declare ${name} as a string with a format decorator (e.g. \`@IsDateString() ${name}!: string\` for dates).`,
-      ],
-    });
-  }
-  return new DecoratorError({
-    ...usage,
-    problem: `the nested param ${where} (class ${typeName}) has no @ValidateNested(), so it would be neither described nor validated.`,
-    solutions: [
-      `Add @ValidateNested() and @Type(() => ${typeName}) (class-transformer) to ${name}.`,
-    ],
-  });
 }

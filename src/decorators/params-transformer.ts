@@ -5,7 +5,7 @@ import {
   ParamsValidationError,
   type ParamsValidationIssue,
 } from '../errors/params-validation.error';
-import type { ParamsTransformer } from '../runtime/activity';
+import type { ParamsTransformer } from '../calls/activity';
 import type { ToolClass } from './class-types';
 import { completeParamTypes } from './param-properties';
 import { detachUntypedValues, restoreUntypedValues } from './untyped-param-values';

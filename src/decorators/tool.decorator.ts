@@ -1,5 +1,5 @@
 import { lazyModule } from '../internal/lazy-module';
-import { installToolClassResolver } from '../runtime/tool-class-resolver';
+import { installToolClassResolver } from '../calls/tool-class-resolver';
 import { decoratedClass, registerOnce } from './decorator-target';
 import { getMetadataStorage } from './metadata-storage';
 import { assertToolName } from './tool-name';

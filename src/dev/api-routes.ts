@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApprovalDecision } from '../runtime/loop/approval-decision';
+import type { ApprovalDecision } from '../calls/call-approval';
+import type { ExperimentStore } from '../evals/experiment-store';
+import { handleEvalsApi } from './eval-routes';
 import { isJsonObject, readJsonBody, sendError, sendJson } from './http-json';
 import type { CatalogEntry } from './playground-catalog';
 import { PlaygroundRequestError } from './playground-request-error';
@@ -19,6 +21,8 @@ export interface ApiContext {
   info: unknown;
   /** Open event streams (ended when the server closes). */
   streams: Set<ServerResponse>;
+  /** The experiments `ideact eval` saved (the Evals page). */
+  experiments?: ExperimentStore;
 }
 
 /** Heartbeat of event streams, so proxies and browsers keep them open. */
@@ -33,7 +37,11 @@ export async function handleApi(
   response: ServerResponse,
 ): Promise<void> {
   const { entries, runs, info, streams } = context;
-  const [first, second, third, ...rest] = segments.map(decodeSegment);
+  const decoded = segments.map(decodeSegment);
+  if (decoded[0] === 'evals' && context.experiments !== undefined) {
+    return handleEvalsApi(context.experiments, method, decoded.slice(1), response);
+  }
+  const [first, second, third, ...rest] = decoded;
   const route = `${method} ${first ?? ''}${second === undefined ? '' : '/:id'}${third === undefined ? '' : `/${third}`}`;
   if (rest.length > 0) throw notFound();
   switch (route) {
@@ -87,7 +95,7 @@ async function startRun(
   }
   const entry = entryOf(context.entries, body.tool);
   const params = body.params ?? {};
-  const { issues } = entry.prepare(params);
+  const { issues } = await entry.prepare(params);
   if (issues.length > 0 || !isJsonObject(params)) {
     const list = issues.length > 0 ? issues : [{ path: '', message: 'must be an object' }];
     sendError(response, 400, {

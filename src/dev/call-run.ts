@@ -1,10 +1,10 @@
 import type { Call } from '../protocol/call';
-import type { Agent } from '../runtime/loop/agent';
-import type { RunOptions } from '../runtime/loop/agent-options';
-import type { AgentState } from '../runtime/loop/agent-state';
-import type { Run } from '../runtime/loop/run';
-import type { StopCondition } from '../runtime/loop/stop-conditions';
-import { appendNode, createInitialState } from '../runtime/loop/state-tree';
+import type { Agent } from '../agent/agent';
+import type { RunOptions } from '../agent/agent-options';
+import type { AgentState } from '../runs/agent-state';
+import type { Run } from '../agent/run';
+import type { StopCondition } from '../agent/stop-conditions';
+import { appendNode, createInitialState } from '../runs/state-tree';
 
 /**
  * A run of exactly one Call (the playground's "Run" of a Tool): a state whose only node is a Vessel
@@ -19,7 +19,13 @@ export function startCallRun(agent: Agent, call: Call, options: Omit<RunOptions,
     { module: 'user' },
   );
   state.nextStep = { module: 'actor', args: { nodeId: vessel.id } };
-  return agent.start({ ...options, state, stopWhen: [...(options.stopWhen ?? []), callRunDone] });
+  // The state is new (made here), so the run is not a resumed one (its run-start says so).
+  return agent.start({
+    ...options,
+    state,
+    newState: true,
+    stopWhen: [...(options.stopWhen ?? []), callRunDone],
+  });
 }
 
 /**

@@ -6,17 +6,18 @@ import { agentFromContainer, createAgent } from '../container/create-agent';
 import { ACTIVITIES, TOOLS } from '../container/tokens';
 import type { ActivityMap } from '../container/ideact-config';
 import type { Provider } from '../llm/provider';
+import type { IdeactError } from '../errors/ideact-error';
+import { InvalidParamsError } from '../errors/invalid-params.error';
 import type { ValidationIssue } from '../errors/validation-issue';
 import type { Idea } from '../protocol/idea';
 import { ideaContextWithInput } from '../protocol/idea-input';
 import { findIdeaInput, invertIdea } from '../protocol/invert-idea';
 import type { JSONSchema } from '../protocol/json-schema';
-import { validateJson } from '../protocol/json-validation';
 import { readTool, resolveActivity } from '../protocol/read-tool';
 import type { ToolSchema } from '../protocol/tool-schema';
 import { moduleOutputSchema, vesselIdeaParts } from '../protocol/vessel-idea';
-import type { Agent } from '../runtime/loop/agent';
-import type { RunOptions } from '../runtime/loop/agent-options';
+import type { Agent } from '../agent/agent';
+import type { RunOptions } from '../agent/agent-options';
 import type { PlaygroundToolSummary } from './playground-api';
 
 /**
@@ -35,11 +36,14 @@ export interface CatalogEntry {
   agent: Agent;
   /** `call`: a run of one Call of this Tool; `agent`: a run of the Idea as an agent. */
   mode: 'call' | 'agent';
-  /** Checks `params` with the runtime's validation; for agent Ideas also the run's start options. */
-  prepare(params: unknown): {
+  /**
+   * Checks `params` the way the run will (a Tool's Call: the call pipeline's own check; an agent
+   * Idea: its input schema), and for agent Ideas gives the run's start options.
+   */
+  prepare(params: unknown): Promise<{
     issues: ValidationIssue[];
     start?: Pick<RunOptions, 'context' | 'output'>;
-  };
+  }>;
 }
 
 /** A file of the ideas folder that is not an Idea (left out of the catalog). */
@@ -165,7 +169,7 @@ export async function ideaEntries(
       ...(parts.output === undefined ? {} : { outputSchema: parts.output }),
       agent,
       mode: 'agent',
-      prepare(params) {
+      async prepare(params) {
         const { context, issues } = ideaContextWithInput(
           { ...idea, context: parts.context },
           params,
@@ -211,6 +215,15 @@ function toolEntry(
     ...(info.output === undefined ? {} : { outputSchema: info.output }),
     agent,
     mode: 'call',
-    prepare: (params) => ({ issues: validateJson(info.params, params) }),
+    prepare: async (params) => {
+      const error = await agent.check({ ...(params as Record<string, unknown>), _tool: info.name });
+      return { issues: error === undefined ? [] : issuesOf(error) };
+    },
   };
+}
+
+/** The JSON paths and messages of a Call's check error (one issue at the root for other errors). */
+function issuesOf(error: IdeactError): ValidationIssue[] {
+  if (InvalidParamsError.isInstance(error)) return error.pointerIssues();
+  return [{ path: '', message: error.message }];
 }

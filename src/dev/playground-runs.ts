@@ -1,9 +1,9 @@
-import { callErrorOf } from '../runtime/request/send-request';
-import type { ApprovalDecision } from '../runtime/loop/approval-decision';
-import { interruptionsOf } from '../runtime/loop/approvals';
-import type { Run } from '../runtime/loop/run';
-import type { RunEvent } from '../runtime/run-event';
-import type { RunStore, StoredRun } from '../runtime/run-store';
+import { callErrorOf } from '../requests/send-request';
+import type { ApprovalDecision } from '../calls/call-approval';
+import { interruptionsOf } from '../agent/approvals';
+import type { Run } from '../agent/run';
+import type { RunEvent } from '../runs/run-event';
+import type { RunStore, StoredRun } from '../runs/run-store';
 import type { CallError } from '../protocol/call';
 import { callRunDone, startCallRun } from './call-run';
 import type { CatalogEntry } from './playground-catalog';
@@ -62,6 +62,11 @@ export interface PlaygroundRunsOptions {
   entryFor(name: string): CatalogEntry | undefined;
   /** Turn limit of agent runs. */
   maxTurns: number;
+  /**
+   * The events of a run the playground did not start, when someone kept them (an eval's case runs):
+   * its tree is drawn from them. Undefined when there are none.
+   */
+  eventsOf?: (runId: string) => Promise<RunEvent[] | undefined>;
 }
 
 /** Starts, tracks, resumes and lists runs (see the module comment). */
@@ -79,7 +84,7 @@ export class PlaygroundRuns {
     if (entry.mode === 'call') {
       run = startCallRun(entry.agent, { _tool: entry.summary.name, ...params }, common);
     } else {
-      const start = entry.prepare(params).start ?? {};
+      const start = (await entry.prepare(params)).start ?? {};
       run = entry.agent.start({ ...start, ...common, maxTurns: this.options.maxTurns });
     }
     const meta: RunLogMeta = { tool: entry.summary.name, mode: entry.mode };
@@ -230,9 +235,13 @@ export class PlaygroundRuns {
   private async track(runId: string): Promise<TrackedRun | undefined> {
     const known = this.tracked.get(runId);
     if (known !== undefined) return known;
-    const lines = await this.options.log.read(runId);
+    let lines = await this.options.log.read(runId);
     const meta = await this.options.log.readMeta(runId);
-    if (lines === undefined && meta === undefined) return undefined;
+    if (lines === undefined && meta === undefined) {
+      const kept = await this.options.eventsOf?.(runId).catch(() => undefined);
+      if (kept === undefined) return undefined;
+      lines = kept.map((event) => ({ kind: 'event' as const, event }));
+    }
     const raced = this.tracked.get(runId);
     if (raced !== undefined) return raced;
     const firstTime = lines?.find((line) => line.kind === 'event');
@@ -316,7 +325,11 @@ export class PlaygroundRuns {
       const { messages: rendered, ...rest } = event;
       messages = rendered;
       event = { ...rest, requestId };
-    } else if (event.type === 'solution-delta' || event.type === 'request-end') {
+    } else if (
+      event.type === 'solution-delta' ||
+      event.type === 'reasoning-delta' ||
+      event.type === 'request-end'
+    ) {
       const renamed = tracked.renames.get(event.requestId);
       if (renamed !== undefined) event = { ...event, requestId: renamed };
     }

@@ -2,19 +2,27 @@ import type { ContainerInstance } from 'typedi';
 import { loadConfigModule } from '../container/config-module';
 import { createContainer } from '../container/create-container';
 import { PlaygroundConfigError } from '../errors/playground-config.error';
-import { hasOpenAIEnvironment, createDefaultProvider } from '../llm/default-provider';
+import { chooseProvider } from '../llm/choose-provider';
 import { OfflineProvider } from '../llm/offline/offline-provider';
 import type { Provider } from '../llm/provider';
 import type { PlaygroundProviderInfo } from './playground-api';
 
 /**
- * What `ideact dev` runs on: the provider (OpenAI when OPENAI_API_KEY / OPENAI_BASE_URL is set, else
- * the offline provider, said plainly) and the `--config` module (a container or a configuration).
+ * What `ideact dev` runs on: the provider (`--model` / IDEACT_MODEL by prefix, OpenAI when
+ * OPENAI_API_KEY / OPENAI_BASE_URL is set, else the offline provider, said plainly) and the `--config`
+ * module (a container or a configuration).
  */
 
-/** OpenAI when the environment configures it, else the offline provider (placeholder answers). */
-export function choosePlaygroundProvider(env: Record<string, string | undefined>): Provider {
-  return hasOpenAIEnvironment(env) ? createDefaultProvider(env) : new OfflineProvider();
+/**
+ * The provider `chooseProvider` picks from `model` (`ideact dev --model`) and the environment (a
+ * prefixed IDEACT_MODEL, OPENAI_API_KEY / OPENAI_BASE_URL), else the offline provider (placeholder
+ * answers, said on the page).
+ */
+export function choosePlaygroundProvider(
+  env: Record<string, string | undefined>,
+  model?: string,
+): Provider {
+  return chooseProvider({ env, ...(model === undefined ? {} : { model }) }).provider;
 }
 
 /** How `/api/info` and the console describe a provider. */
@@ -33,7 +41,7 @@ export function providerInfo(provider: Provider): PlaygroundProviderInfo {
 /** The console line: `provider: offline — no OPENAI_API_KEY …` or `provider: openai:gpt-4o-mini`. */
 export function providerLine(info: PlaygroundProviderInfo): string {
   return info.offline
-    ? 'provider: offline — no OPENAI_API_KEY or OPENAI_BASE_URL is set, so every answer is a placeholder built from the schema, not a model'
+    ? 'provider: offline — no OPENAI_API_KEY, OPENAI_BASE_URL or prefixed IDEACT_MODEL is set, so every answer is a placeholder built from the schema, not a model'
     : `provider: ${info.name}`;
 }
 

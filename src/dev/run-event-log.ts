@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { RunEvent } from '../runtime/run-event';
+import type { RunEvent } from '../runs/run-event';
 import type { RenderedMessage } from './playground-api';
 
 /**

@@ -4,9 +4,10 @@ import * as path from 'node:path';
 import type { ContainerInstance } from 'typedi';
 import { ACTIVITIES, PROVIDER } from '../container/tokens';
 import type { Provider } from '../llm/provider';
-import type { Agent } from '../runtime/loop/agent';
-import type { RunStore } from '../runtime/run-store';
+import type { Agent } from '../agent/agent';
+import type { RunStore } from '../runs/run-store';
 import { FileRunStore } from '../store/file-run-store';
+import { ExperimentStore } from '../evals/experiment-store';
 import { handleApi } from './api-routes';
 import { sendError } from './http-json';
 import type { PlaygroundProviderInfo } from './playground-api';
@@ -37,6 +38,8 @@ export interface DevServerOptions {
   store?: RunStore;
   /** Where the playground keeps each run's events; default `<store dir>/.playground` (FileRunStore) or `.ideact/playground`. */
   eventsDir?: string;
+  /** The experiments `ideact eval` saved, shown on the Evals page; default `.ideact/evals`. */
+  evalsDir?: string;
   /** Host to bind; default 127.0.0.1 (loopback only). */
   host?: string;
   /** Port; default 4111, 0 picks a free one. */
@@ -47,6 +50,8 @@ export interface DevServerOptions {
   maxTurns?: number;
   /** Environment the provider is chosen from (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /** The model when `provider` is not given, as `--model` takes it (`anthropic:claude-sonnet-4-5`). */
+  model?: string;
 }
 
 /** A running playground server. */
@@ -69,7 +74,7 @@ export interface DevServer {
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const env = options.env ?? process.env;
-  const provider = options.provider ?? choosePlaygroundProvider(env);
+  const provider = options.provider ?? choosePlaygroundProvider(env, options.model);
   const entries = new Map<string, CatalogEntry>();
   const agents: Agent[] = [];
   const add = (list: CatalogEntry[]): void => {
@@ -102,9 +107,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     (store instanceof FileRunStore
       ? path.join(store.dir, '.playground')
       : path.resolve('.ideact', 'playground'));
+  const experiments = new ExperimentStore(options.evalsDir);
   const runs = new PlaygroundRuns({
     store,
     log: new RunEventLog(eventsDir),
+    // A case run of an eval: its events are kept with the experiment, so its tree shows too.
+    eventsOf: (runId) => experiments.readEvents(runId),
     entryFor: (name) => entries.get(name),
     maxTurns: options.maxTurns ?? 10,
   });
@@ -115,6 +123,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.ideasDir === undefined ? {} : { ideasDir: path.resolve(options.ideasDir) }),
     ...(skipped.length === 0 ? {} : { skipped }),
     store: storeInfo(store),
+    evals: { dir: experiments.dir },
   };
 
   const host = options.host ?? '127.0.0.1';
@@ -148,7 +157,13 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     const method = request.method ?? 'GET';
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       const segments = pathname.slice('/api'.length).split('/').slice(1);
-      await handleApi({ entries, runs, info, streams }, method, segments, request, response);
+      await handleApi(
+        { entries, runs, info, streams, experiments },
+        method,
+        segments,
+        request,
+        response,
+      );
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {

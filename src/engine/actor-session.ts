@@ -1,10 +1,11 @@
-import type { Agent } from '../runtime/loop/agent';
-import type { AgentState } from '../runtime/loop/agent-state';
+import type { Agent } from '../agent/agent';
+import type { AgentState } from '../runs/agent-state';
 import { NestedAgentStoppedError } from '../errors/nested-agent-stopped.error';
 import { untilAborted } from '../internal/until-aborted';
-import type { NestedRunRequest } from '../runtime/nested-run-gate';
-import type { RunHeader, RunStore } from '../runtime/run-store';
+import type { NestedRunRequest } from '../runs/nested-run-gate';
+import type { RunHeader, RunStore } from '../runs/run-store';
 import { isAborted, markCancelled } from './agent-step';
+import type { RunSession } from './run-session';
 import { reopenStoredRun } from './stored-run-control';
 
 /** What an {@link ActorSession} needs from its workflow. @internal */
@@ -16,6 +17,8 @@ export interface ActorSessionInput {
   stopSignal: AbortSignal;
   /** Waits for a child workflow to end (DBOS `getResult`, polling the system database). */
   awaitChild: (workflowId: string) => Promise<unknown>;
+  /** The run as the Actor report's step left it (none: the Actor loads it from the store). */
+  session?: RunSession;
 }
 
 /** Which module Call the workflow starts a child workflow for next (the `nested-run` step's output). */
@@ -58,6 +61,8 @@ export class ActorSession {
   private readonly controller = new AbortController();
   private actor?: Promise<void>;
   private cancelled = false;
+  /** Aborts the session's Calls when the worker stops; removed when the session ends. */
+  private readonly onStop = (): void => this.controller.abort(this.input.stopSignal.reason);
 
   constructor(
     private readonly input: ActorSessionInput,
@@ -66,21 +71,31 @@ export class ActorSession {
   ) {
     for (const callId of callIds) this.tickets.set(callId, ticket());
     for (const callId of moduleCallIds) this.nested.set(callId, nestedTicket());
-    input.stopSignal.addEventListener('abort', () =>
-      this.controller.abort(input.stopSignal.reason),
-    );
+    // The worker's signal lives as long as the worker: a listener left on it would keep every
+    // session of every run reachable (and warn after ten). `ended()` removes it (issue 27 item 9).
+    input.stopSignal.addEventListener('abort', this.onStop, { once: true });
   }
 
   /**
    * The body of the DBOS step of Call `callId`: starts the Actor if needed, runs the Call's body when
-   * the Actor hands it over, and resolves once it ran (or the Actor ended without it).
+   * the Actor hands it over, and resolves once it ran (or the Actor ended without it). While it runs,
+   * a cancel of the workflow (`cancelSignal`) cancels the session's Calls.
    */
   async step(callId: string, cancelSignal: AbortSignal | undefined): Promise<string> {
-    cancelSignal?.addEventListener('abort', () => {
+    const onCancel = (): void => {
       this.cancelled = true;
-      this.controller.abort(cancelSignal.reason);
-    });
-    this.actor ??= this.runActor();
+      this.controller.abort(cancelSignal?.reason);
+    };
+    cancelSignal?.addEventListener('abort', onCancel, { once: true });
+    try {
+      return await this.runStep(callId);
+    } finally {
+      cancelSignal?.removeEventListener('abort', onCancel);
+    }
+  }
+
+  private async runStep(callId: string): Promise<string> {
+    this.startActor();
     const own = this.tickets.get(callId) as Ticket;
     const body = await own.body;
     if (body !== undefined) {
@@ -106,7 +121,7 @@ export class ActorSession {
    * recorded, so a replay starts the same children in the same order.
    */
   async nextNested(remaining: readonly string[]): Promise<NestedRunTurn> {
-    this.actor ??= this.runActor();
+    this.startActor();
     const turn = await Promise.race(
       remaining.map(async (callId) => {
         const own = this.nested.get(callId) as NestedTicket;
@@ -129,20 +144,34 @@ export class ActorSession {
 
   /**
    * Settles when the Actor has ended (it was never started when every step was replayed); a
-   * cancelled one has marked its run `cancelled`.
+   * cancelled one has marked its run `cancelled`. The session is over then: it stops listening to
+   * the worker's stop signal.
    */
   async ended(): Promise<void> {
-    await this.actor?.catch(() => undefined);
+    try {
+      await this.actor?.catch(() => undefined);
+    } finally {
+      this.input.stopSignal.removeEventListener('abort', this.onStop);
+    }
+  }
+
+  /**
+   * Starts the Actor once. Its failure is read by `ended()`; marked handled here, because a worker
+   * that stops abandons the steps that would call `ended()` (the failure must not end the process).
+   */
+  private startActor(): void {
+    if (this.actor !== undefined) return;
+    this.actor = this.runActor();
+    this.actor.catch(() => undefined);
   }
 
   private async runActor(): Promise<void> {
     const { store, runId } = this.input;
     try {
-      const stored = await store.load(runId);
+      const stored = await (this.input.session?.take() ?? store.load(runId));
       if (stored === undefined || stored.status === 'cancelled') return;
       const agent = await this.input.agentFor(stored.header);
-      const run = await agent.resumeRun(runId, {
-        store,
+      const run = agent.resumeLoaded(stored, store, {
         eagerCalls: false,
         signal: this.controller.signal,
         callGate: (callId, body) => {

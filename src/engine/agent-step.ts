@@ -1,11 +1,14 @@
 import { DatabaseConnectionError } from '../errors/database-connection.error';
 import { RunNotFoundError } from '../errors/run-not-found.error';
-import type { Agent } from '../runtime/loop/agent';
-import type { NextStep, StepModuleName } from '../runtime/loop/agent-state';
-import { limitConditions, stopWhen } from '../runtime/loop/stop-conditions';
-import type { RunHeader, RunStatus, RunStore } from '../runtime/run-store';
-import { getNode } from '../runtime/loop/state-tree';
+import type { Agent } from '../agent/agent';
+import type { AgentState, NextStep, StepModuleName } from '../runs/agent-state';
+import { limitConditions, stopWhen } from '../agent/stop-conditions';
+import type { RunHeader, RunStatus, RunStore, StoredRun } from '../runs/run-store';
+import { getNode } from '../runs/state-tree';
 import { readTool } from '../protocol/read-tool';
+import { linkedSignal } from '../internal/linked-signal';
+import type { RunSession } from './run-session';
+import { TurnWriteBuffer } from './turn-write-buffer';
 import { workerRunResult, type WorkerRunResult } from './worker-run-result';
 
 /** What one agent step of a worker needs. @internal */
@@ -23,6 +26,8 @@ export interface AgentStepInput {
    * the workflow makes each of its Calls a DBOS step of its own.
    */
   reportActor?: boolean;
+  /** The run as the workflow's previous step left it (none: the step loads it from the store). */
+  session?: RunSession;
 }
 
 /** How one agent step ended. @internal */
@@ -52,10 +57,7 @@ export type AgentStepOutcome =
  */
 export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutcome> {
   const { store, runId } = input;
-  // Read through functions: the signals change while the step awaits.
-  const stopping = (): boolean => input.stopSignal?.aborted === true;
-  const cancelled = (): boolean => input.cancelSignal?.aborted === true;
-  const stored = await store.load(runId);
+  const stored = await (input.session?.take() ?? store.load(runId));
   if (stored === undefined) {
     throw new RunNotFoundError({ runId, location: "the worker's run store" });
   }
@@ -63,44 +65,52 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
     return { kind: 'done', result: workerRunResult(runId, stored.state, stored.status) };
   }
   const agent = await input.agentFor(stored.header);
-  const signals = [input.stopSignal, input.cancelSignal].filter(
-    (signal): signal is AbortSignal => signal !== undefined,
-  );
-  const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
+  // The step's own signal, released when it ends: the worker's stop signal outlives every step.
+  const linked = linkedSignal([input.stopSignal, input.cancelSignal]);
+  try {
+    return await stepRun(input, stored, agent, linked.signal);
+  } finally {
+    linked.release();
+  }
+}
+
+/** The part of {@link runAgentStep} after the run was found: resume it with `signal` and step it. */
+async function stepRun(
+  input: AgentStepInput,
+  stored: StoredRun,
+  agent: Agent,
+  signal: AbortSignal,
+): Promise<AgentStepOutcome> {
+  const { runId } = input;
+  // The turn's commits go out together at the step's end (never a Call's: see TurnWriteBuffer).
+  const store = new TurnWriteBuffer(input.store);
+  // Read through functions: the signals change while the step awaits.
+  const stopping = (): boolean => input.stopSignal?.aborted === true;
+  const cancelled = (): boolean => input.cancelSignal?.aborted === true;
   // resumeRun reopens a run a stopping worker left `aborted` (its pending step runs now).
   // Eager calls are off: a Call started inside the model's step could not be a DBOS step of its own.
-  const run = await agent.resumeRun(runId, {
-    store,
-    eagerCalls: false,
-    ...(signal === undefined ? {} : { signal }),
-  });
+  const run = agent.resumeLoaded(stored, store, { eagerCalls: false, signal });
   const state = run.state;
   if (state.nextStep.module === 'done') {
     return { kind: 'done', result: workerRunResult(runId, state) };
   }
   const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
-  const first = state.nextStep;
-  if (input.reportActor === true && first.module === 'actor') {
-    const node = getNode(state, first.args.nodeId, '/nextStep/args/nodeId');
-    const calls = node.message.type === 'vessel' ? node.message.calls : [];
-    if (calls.length > 0 && stop(state, {}) === undefined) {
-      const modules = await moduleToolNames(agent);
-      return {
-        kind: 'actor',
-        nodeId: node.id,
-        callIds: calls.map((_, index) => `${node.id}:${index}`),
-        moduleCallIds: calls.flatMap((call, index) =>
-          modules.has(String(call._tool)) ? [`${node.id}:${index}`] : [],
-        ),
-      };
-    }
+  // Nothing was written: the Actor's session starts from the run as loaded.
+  const report = await actorReport(input, agent, state, stop);
+  if (report !== undefined) {
+    input.session?.keep(stored);
+    return report;
   }
   const ran: StepModuleName[] = [];
   let next: NextStep = state.nextStep;
   let failure: unknown;
   // One module, or a whole model turn: the store keeps neither the Prompter's rendered prompt nor
   // the Discriminator's messages (it recomputes them), so the modules that pass them on run together.
-  while (next.module !== 'done' && (ran.length === 0 || !RESUMABLE_FROM_STORE.has(next.module))) {
+  // An Actor step without Calls (the answer's Vessel) only commits: it runs in the turn's step too.
+  while (
+    next.module !== 'done' &&
+    (ran.length === 0 || !RESUMABLE_FROM_STORE.has(next.module) || isCallless(state, next))
+  ) {
     if (stopping()) return { kind: 'abandoned' };
     const reason = stop(state, {});
     if (reason !== undefined) {
@@ -123,6 +133,7 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
   await store.flush?.();
   if (cancelled()) {
     await markCancelled(store, runId);
+    await store.flush();
     return { kind: 'done', result: workerRunResult(runId, state, 'cancelled') };
   }
   if (stopping() && isAborted(next)) return { kind: 'abandoned' };
@@ -133,7 +144,49 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
     throw failure;
   }
   if (next.module === 'done') return { kind: 'done', result: workerRunResult(runId, state) };
+  // Every module committed (and flushed) what it changed: the next step goes on from this state.
+  // Not after an Actor step: its Calls' attempts live in the Run, so the next step reads them back.
+  if (failure === undefined && !ran.includes('actor') && !stopping()) {
+    input.session?.keep({ ...stored, status: 'running', state });
+    // The turn ended at an Actor step with Calls: report it now rather than in a step of its own.
+    const report = await actorReport(input, agent, state, stop);
+    if (report !== undefined) return report;
+  }
   return { kind: 'stepped', ran, next: next.module, status: 'running' };
+}
+
+/**
+ * The report of the Actor step `state` is at (its Vessel's Calls, those that run a module), for the
+ * workflow to make each Call a DBOS step; undefined when the next step is not such an Actor step,
+ * has no Calls, or a limit or stop condition stops the run first (the step loop stops it).
+ */
+async function actorReport(
+  input: AgentStepInput,
+  agent: Agent,
+  state: AgentState,
+  stop: (state: AgentState, context: object) => unknown,
+): Promise<AgentStepOutcome | undefined> {
+  const next = state.nextStep;
+  if (input.reportActor !== true || next.module !== 'actor') return undefined;
+  const node = getNode(state, next.args.nodeId, '/nextStep/args/nodeId');
+  const calls = node.message.type === 'vessel' ? node.message.calls : [];
+  if (calls.length === 0 || stop(state, {}) !== undefined) return undefined;
+  const modules = await moduleToolNames(agent);
+  return {
+    kind: 'actor',
+    nodeId: node.id,
+    callIds: calls.map((_, index) => `${node.id}:${index}`),
+    moduleCallIds: calls.flatMap((call, index) =>
+      modules.has(String(call._tool)) ? [`${node.id}:${index}`] : [],
+    ),
+  };
+}
+
+/** True when `next` is an Actor step whose Vessel has no Calls. */
+function isCallless(state: AgentState, next: NextStep): boolean {
+  if (next.module !== 'actor') return false;
+  const node = getNode(state, next.args.nodeId, '/nextStep/args/nodeId');
+  return node.message.type !== 'vessel' || node.message.calls.length === 0;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { RunActiveError } from '../errors/run-active.error';
 import { WorkerRunFailedError } from '../errors/worker-run-failed.error';
-import type { Agent } from '../runtime/loop/agent';
-import type { RunOptions } from '../runtime/loop/agent-options';
-import { createInitialState } from '../runtime/loop/state-tree';
-import { newRunId } from '../runtime/run-context';
+import type { Agent } from '../agent/agent';
+import type { RunOptions } from '../agent/agent-options';
+import { createInitialState } from '../runs/state-tree';
+import { newRunId } from '../runs/run-context';
 import { PostgresRunStore } from '../store/postgres-run-store';
 import { dbosSdk } from './dbos-sdk';
 import { isAborted } from './agent-step';
@@ -17,6 +17,7 @@ import {
   type ResolvedEngineOptions,
 } from './engine-options';
 import type { RunWorkflowInput } from './run-workflow';
+import { QUEUE_WAKEUP_CHANNEL } from './queue-wakeup';
 import { migrateSystemSchema } from './system-schema';
 import {
   cancelStoredRun,
@@ -228,6 +229,8 @@ export class RunQueue {
       runId,
       input,
     );
+    // Workers listening dequeue it now rather than at their next poll (best effort: they poll too).
+    await this.store.notify(QUEUE_WAKEUP_CHANNEL, this.engine.queueName).catch(() => undefined);
     return { runId, workflowId };
   }
 

@@ -1,25 +1,20 @@
 import { DatabaseConnectionError } from '../errors/database-connection.error';
 import { isConnectionError } from '../store/postgres-connection';
-import type { Agent } from '../runtime/loop/agent';
-import type { RunHeader, RunStore } from '../runtime/run-store';
+import type { Agent } from '../agent/agent';
+import type { RunHeader, RunStore } from '../runs/run-store';
 import { ActorSession } from './actor-session';
 import { runAgentStep, type AgentStepOutcome } from './agent-step';
 import type { DbosSdk } from './dbos-sdk';
 import { RUN_WORKFLOW_NAME } from './engine-options';
+import { RunSession } from './run-session';
 import type { WorkerRunResult } from './worker-run-result';
+import type { WorkerRunHeader } from './worker-run-header';
+
+export type { WorkerRunHeader } from './worker-run-header';
 
 /** The second argument of the run workflow, given at enqueue time. @internal */
 export interface RunWorkflowInput {
   /** The agent name the worker's agent factory receives (`enqueueRun({ agentName })`). */
-  agentName?: string;
-}
-
-/**
- * A run's header as the worker's agent factory sees it: the stored header plus the agent name. For
- * a nested run (`nestedModule` set) the factory returns the root agent; the worker derives the nested one.
- */
-export interface WorkerRunHeader extends RunHeader {
-  /** The name the run was enqueued with (`enqueueRun({ agentName })`), if any. */
   agentName?: string;
 }
 
@@ -84,16 +79,18 @@ export function registerRunWorkflow(
         // A nested run's agent: the root agent's nested agent for the module its header names.
         return header.nestedModule === undefined ? root : root.nestedAgent(header.nestedModule);
       }));
+    // The run between this execution's steps, so a step does not read what the previous one wrote.
+    const session = new RunSession(context.store, runId);
     try {
       for (;;) {
-        const outcome = await DBOS.runStep(() => agentStep(DBOS, context, runId, agentFor), {
+        const outcome = await DBOS.runStep(() => agentStep(DBOS, context, session, agentFor), {
           name: 'agent-step',
           ...DATABASE_RETRIES,
           shouldRetry: isDatabaseDown,
         });
         if (outcome.kind === 'done') return outcome.result;
         if (outcome.kind === 'actor') {
-          await actorCalls(DBOS, context, runId, agentFor, outcome, (nestedRunId) =>
+          await actorCalls(DBOS, context, session, agentFor, outcome, (nestedRunId) =>
             startChild(nestedRunId, input),
           );
         }
@@ -126,15 +123,16 @@ export function registerRunWorkflow(
 async function actorCalls(
   DBOS: DbosSdk['DBOS'],
   context: RunWorkflowContext,
-  runId: string,
+  session: RunSession,
   agentFor: (header: RunHeader) => Promise<Agent>,
   actor: { nodeId: number; callIds: string[]; moduleCallIds?: string[] },
   startChild: (nestedRunId: string) => Promise<string>,
 ): Promise<void> {
-  const session = new ActorSession(
+  const actorSession = new ActorSession(
     {
       store: context.store,
-      runId,
+      runId: session.runId,
+      session,
       agentFor,
       stopSignal: context.stopSignal,
       awaitChild: (workflowId) =>
@@ -144,14 +142,14 @@ async function actorCalls(
     actor.moduleCallIds,
   );
   const steps: Promise<unknown>[] = actor.callIds.map((callId) =>
-    DBOS.runStep(() => session.step(callId, DBOS.stepStatus?.cancelSignal), {
+    DBOS.runStep(() => actorSession.step(callId, DBOS.stepStatus?.cancelSignal), {
       name: `call ${callId}`,
     }),
   );
-  steps.push(nestedChildren(DBOS, session, actor.moduleCallIds ?? [], startChild));
+  steps.push(nestedChildren(DBOS, actorSession, actor.moduleCallIds ?? [], startChild));
   // Every step settled, then the Actor ended (it commits the turn after its last Call).
   const ended = Promise.allSettled(steps).then(async (outcomes) => {
-    await session.ended();
+    await actorSession.ended();
     return outcomes;
   });
   context.inFlight.add(ended);
@@ -199,13 +197,14 @@ const CHILD_POLLING_MS = 200;
 async function agentStep(
   DBOS: DbosSdk['DBOS'],
   context: RunWorkflowContext,
-  runId: string,
+  session: RunSession,
   agentFor: (header: RunHeader) => Promise<Agent>,
 ): Promise<Exclude<AgentStepOutcome, { kind: 'abandoned' }>> {
   const cancelSignal = DBOS.stepStatus?.cancelSignal;
   const running = runAgentStep({
     store: context.store,
-    runId,
+    runId: session.runId,
+    session,
     agentFor,
     reportActor: true,
     stopSignal: context.stopSignal,

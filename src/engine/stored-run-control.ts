@@ -1,9 +1,9 @@
 import { RunFinishedError } from '../errors/run-finished.error';
 import { RunNotFoundError } from '../errors/run-not-found.error';
-import type { ApprovalDecision } from '../runtime/loop/approval-decision';
-import { recordDecisions } from '../runtime/loop/approvals';
-import { commitEntry } from '../runtime/loop/run-journal';
-import type { RunStore, StoredRun } from '../runtime/run-store';
+import type { ApprovalDecision } from '../calls/call-approval';
+import { recordDecisions } from '../agent/approvals';
+import { commitEntry } from '../runs/run-journal';
+import type { RunStore, StoredRun } from '../runs/run-store';
 
 /**
  * Changes to a stored run made from outside any process that runs it (issue 18, `ideact runs

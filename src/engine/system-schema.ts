@@ -1,9 +1,8 @@
-import { lazyModule } from '../internal/lazy-module';
+import { pgDriver } from '../store/pg-driver';
 import { connectionError, describeConnectionString } from '../store/postgres-connection';
 import type { DbosSdk } from './dbos-sdk';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
-const pg = lazyModule(() => require('pg') as typeof import('pg'));
+const pg = pgDriver;
 
 /**
  * Creates or migrates DBOS's system tables in `schema`, one process at a time: DBOS's own

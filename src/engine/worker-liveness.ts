@@ -1,11 +1,10 @@
-import { lazyModule } from '../internal/lazy-module';
+import { pgDriver } from '../store/pg-driver';
 import { connectionError, describeConnectionString } from '../store/postgres-connection';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
-const pg = lazyModule(() => require('pg') as typeof import('pg'));
+const pg = pgDriver;
 
-/** The first key of every worker lock, so ideact's advisory locks keep to themselves ("idea"). */
-const LOCK_NAMESPACE = 0x1dea;
+/** The first key of every worker lock, so ideact's advisory locks keep to themselves ("idea"). @internal */
+export const LOCK_NAMESPACE = 0x1dea;
 
 /**
  * Which workers are alive, told by PostgreSQL itself (issue 18): each worker holds a session
@@ -16,10 +15,20 @@ const LOCK_NAMESPACE = 0x1dea;
  * @internal
  */
 export class WorkerLiveness {
+  /** The connection's statements, one after the other (pg deprecates overlapping queries). */
+  private queue: Promise<unknown> = Promise.resolve();
+
   private constructor(
     private readonly client: import('pg').Client,
     private closed = false,
   ) {}
+
+  /** Runs one statement on the lock's connection once the previous ones are done. */
+  private query<Row extends object>(text: string, values: unknown[]): Promise<{ rows: Row[] }> {
+    const next = this.queue.then(() => this.client.query<Row>(text, values));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
 
   /** Connects and takes `executorId`'s lock; `onLost` is called if the connection drops later. */
   static async hold(
@@ -55,7 +64,7 @@ export class WorkerLiveness {
    * it is alive or another worker is taking it over right now.
    */
   async whileGone(executorId: string, work: () => Promise<void>): Promise<boolean> {
-    const taken = await this.client.query<{ taken: boolean }>(
+    const taken = await this.query<{ taken: boolean }>(
       'SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS taken',
       [LOCK_NAMESPACE, executorId],
     );
@@ -63,12 +72,33 @@ export class WorkerLiveness {
     try {
       await work();
     } finally {
-      await this.client.query('SELECT pg_advisory_unlock($1::int, hashtext($2))', [
+      await this.query('SELECT pg_advisory_unlock($1::int, hashtext($2))', [
         LOCK_NAMESPACE,
         executorId,
       ]);
     }
     return true;
+  }
+
+  /**
+   * Listens on `channel` on the lock's connection (no connection of its own): `onNotification`
+   * receives each notification's payload while the worker runs.
+   */
+  async listen(channel: string, onNotification: (payload: string) => void): Promise<void> {
+    this.client.on('notification', (message: { channel: string; payload?: string }) => {
+      if (message.channel === channel) onNotification(message.payload ?? '');
+    });
+    await this.query(`LISTEN ${channel}`, []);
+  }
+
+  /** Sends a notification (`pg_notify`) on the lock's connection. */
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  /** Cancels the statement another backend of this user runs now (`pg_cancel_backend`). */
+  async cancelBackend(backendPid: number): Promise<void> {
+    await this.query('SELECT pg_cancel_backend($1)', [backendPid]);
   }
 
   /** Ends the connection, releasing this worker's lock: other workers may now take over its runs. */

@@ -1,9 +1,9 @@
-import type { FailedCall } from '../runtime/loop/agent-options';
-import type { AgentState, AgentUsage, StopReason } from '../runtime/loop/agent-state';
-import { interruptionsOf, type Interruption } from '../runtime/loop/approvals';
-import { collectFailedCalls } from '../runtime/loop/failed-calls';
-import { statusOf } from '../runtime/loop/run-journal';
-import type { RunStatus } from '../runtime/run-store';
+import type { FailedCall } from '../agent/agent-options';
+import type { AgentState, AgentUsage, StopReason } from '../runs/agent-state';
+import { interruptionsOf, type Interruption } from '../agent/approvals';
+import { collectFailedCalls } from '../agent/failed-calls';
+import { statusOf } from '../runs/run-journal';
+import type { RunStatus } from '../runs/run-store';
 
 /**
  * What a run executed by a worker ended with, as plain JSON: the DBOS workflow's output, what

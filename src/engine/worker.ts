@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { WorkerAlreadyRunningError } from '../errors/worker-already-running.error';
-import type { Agent } from '../runtime/loop/agent';
+import type { Agent } from '../agent/agent';
 import { PostgresRunStore } from '../store/postgres-run-store';
 import { dbosSdk, type DbosSdk } from './dbos-sdk';
 import {
@@ -11,9 +11,12 @@ import {
   resolveEngineOptions,
   type EngineOptions,
 } from './engine-options';
-import { registerRunWorkflow, type WorkerRunHeader } from './run-workflow';
+import { registerRunWorkflow } from './run-workflow';
+import type { WorkerRunHeader } from './worker-run-header';
 import { migrateSystemSchema } from './system-schema';
 import { WorkerLiveness } from './worker-liveness';
+import { DBOS_INTERNAL_QUEUE, QUEUE_WAKEUP_CHANNEL, QueueWakeup } from './queue-wakeup';
+import { WorkerWatch } from './worker-watch';
 
 /** The agent of a worker: one for every run, or one per run chosen from its header (e.g. by `agentName`). */
 export type WorkerAgent = Agent | ((header: WorkerRunHeader) => Agent | Promise<Agent>);
@@ -42,6 +45,11 @@ export interface Worker {
   readonly executorId: string;
   /** The queue it consumes. */
   readonly queueName: string;
+  /**
+   * Aborted when the worker stops (`stop()`, or its lock lost): tie work of your own to the
+   * worker's life with it. Its steps listen to it only while they run (remove what you add too).
+   */
+  readonly signal: AbortSignal;
   /**
    * Stops taking runs, aborts the steps running now (their Calls are cancelled and not recorded, so
    * another worker runs them again), waits up to `timeoutMs` (default 30 000) for them to settle,
@@ -95,6 +103,7 @@ async function launchWorker(options: WorkerOptions): Promise<Worker> {
   });
   const agentFor = agentFactory(options.agent);
   let timer: NodeJS.Timeout | undefined;
+  let wakeup: QueueWakeup | undefined;
   try {
     await store.list({ limit: 0 }); // creates the store's tables before any run needs them
     await migrateSystemSchema(sdk, engine.databaseUrl, engine.systemSchema);
@@ -119,7 +128,14 @@ async function launchWorker(options: WorkerOptions): Promise<Worker> {
         : { minPollingIntervalMs: options.pollingIntervalMs }),
       onConflict: 'always_update',
     });
+    // Dequeue when a run is enqueued or a slot frees up, not only at the next poll.
+    wakeup = QueueWakeup.install();
+    if (wakeup !== undefined) {
+      const installed = wakeup;
+      await liveness.listen(QUEUE_WAKEUP_CHANNEL, (queueName) => installed.wake(queueName));
+    }
   } catch (error) {
+    wakeup?.uninstall();
     await DBOS.shutdown({ deregister: true }).catch(() => undefined);
     await store.close();
     await liveness.release();
@@ -127,28 +143,59 @@ async function launchWorker(options: WorkerOptions): Promise<Worker> {
   }
 
   let scanning: Promise<void> = Promise.resolve();
+  let scanQueued = false;
+  const resumed = (): void => {
+    // The runs taken over start here now, not at the next poll of their queue.
+    wakeup?.wake(engine.queueName);
+    wakeup?.wake(DBOS_INTERNAL_QUEUE);
+  };
   const scan = (): void => {
+    if (scanQueued) return; // one scan waiting behind the running one covers every request
+    scanQueued = true;
     scanning = scanning
-      .then(() => takeOverGoneWorkers(sdk, liveness, engine.queueName, executorId))
+      .then(() => {
+        scanQueued = false;
+        return takeOverGoneWorkers(sdk, liveness, engine.queueName, executorId, resumed);
+      })
       .catch((error: unknown) => {
         if (!stopController.signal.aborted) report(error);
       });
   };
   scan();
-  timer = setInterval(scan, options.takeoverIntervalMs ?? 5_000);
+  const takeoverIntervalMs = options.takeoverIntervalMs ?? DEFAULT_TAKEOVER_INTERVAL_MS;
+  timer = setInterval(scan, takeoverIntervalMs);
   timer.unref();
+  // A scan the moment the next worker of the ring dies, instead of at the next timed one.
+  const watch = WorkerWatch.start({
+    databaseUrl: engine.databaseUrl,
+    executorId,
+    waitMs: takeoverIntervalMs,
+    onGone: scan,
+    onError: (error) => {
+      if (!stopController.signal.aborted) report(error);
+    },
+    cancelBackend: (backendPid) => liveness.cancelBackend(backendPid),
+  });
+  // A worker that joins is watched at once: the others read the ring again.
+  await liveness.listen(WORKER_JOINED_CHANNEL, () => watch.refresh());
+  // A worker that joined before this one listened is in the ring it reads now.
+  watch.refresh();
+  await liveness.notify(WORKER_JOINED_CHANNEL, executorId).catch(() => undefined);
 
   let stopping: Promise<void> | undefined;
   const worker: Worker = {
     executorId,
     queueName: engine.queueName,
+    signal: stopController.signal,
     stop(stopOptions = {}) {
       stopping ??= (async () => {
         clearInterval(timer);
         timer = undefined;
         stopController.abort(new Error('the worker is stopping'));
+        await watch.stop();
         await settled([...inFlight], stopOptions.timeoutMs ?? 30_000);
         await scanning;
+        wakeup?.uninstall();
         await DBOS.shutdown({ deregister: true });
         await store.close();
         await liveness.release();
@@ -173,6 +220,7 @@ async function takeOverGoneWorkers(
   liveness: WorkerLiveness,
   queueName: string,
   self: string,
+  resumed: () => void,
 ): Promise<void> {
   const { DBOS } = sdk;
   const ours = (workflow: { queueName?: string }): boolean =>
@@ -207,6 +255,7 @@ async function takeOverGoneWorkers(
           orphan.queueName === queueName ? { queueName } : undefined,
         );
       }
+      if (orphans.length > 0) resumed();
     });
   }
 }
@@ -216,8 +265,11 @@ function isChildQueue(queueName: string | undefined): boolean {
   return queueName === undefined || queueName === DBOS_INTERNAL_QUEUE;
 }
 
-/** The queue `DBOS.resumeWorkflow` puts a workflow on when given none (`@dbos-inc/dbos-sdk` 5). */
-const DBOS_INTERNAL_QUEUE = '_dbos_internal_queue';
+/** The channel a starting worker notifies, so the others watch the ring it joined. */
+const WORKER_JOINED_CHANNEL = 'ideact_worker_joined';
+
+/** How often a worker scans for runs of dead workers, and reads the ring it watches, by default. */
+const DEFAULT_TAKEOVER_INTERVAL_MS = 5_000;
 
 /** The worker's agent option as a function of the run header. */
 function agentFactory(agent: WorkerAgent): (header: WorkerRunHeader) => Agent | Promise<Agent> {

@@ -32,4 +32,12 @@ export class InvalidParamsError extends ModelBehaviorError {
     this.toolName = options.toolName;
     this.issues = options.issues;
   }
+
+  /**
+   * The issues with JSON Pointer paths (`/address/city`, `''` for the params themselves), one per
+   * message: the shape entry points report (MCP results, the playground), whichever kind found them.
+   */
+  pointerIssues(): ValidationIssue[] {
+    return this.issues.map(({ path, message }) => ({ path, message }));
+  }
 }

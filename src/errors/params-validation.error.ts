@@ -43,4 +43,20 @@ export class ParamsValidationError extends InvalidParamsError {
       cause: options.cause,
     });
   }
+
+  /** Each constraint message with its property path as a JSON Pointer (`stops.0.city` → `/stops/0/city`). */
+  override pointerIssues(): ValidationIssue[] {
+    return this.issues.flatMap((issue) =>
+      issue.messages.map((message) => ({ path: pointerOf(issue.path), message })),
+    );
+  }
+}
+
+/** A dotted property path as a JSON Pointer; `(params)` (the params themselves) is the root. */
+function pointerOf(path: string): string {
+  if (path === '(params)') return '';
+  return path
+    .split('.')
+    .map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    .join('');
 }

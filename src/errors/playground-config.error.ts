@@ -17,8 +17,7 @@ export class PlaygroundConfigError extends ConfigurationError {
       message:
         `The playground config ${options.file} cannot be used: ${options.reason}. ` +
         'Export a container (`module.exports = createContainer({ tools: [...] })`) or a configuration ' +
-        '(`module.exports = { tools: [...], activities: [...] }`, also as `default`); a .ts file needs a ' +
-        'TypeScript loader (run `npx tsx node_modules/.bin/ideact dev …`) or compile it to .js first.',
+        '(`module.exports = { tools: [...], activities: [...] }`, also as `default`).',
       cause: options.cause,
     });
     this.file = options.file;

@@ -10,18 +10,9 @@ import * as path from 'node:path';
  */
 export async function writeTextAtomic(file: string, text: string): Promise<void> {
   const directory = path.dirname(file);
-  const temp = path.join(
-    directory,
-    `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
-  );
+  const temp = tempPathOf(file);
   try {
-    const handle = await fs.open(temp, 'w');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeTextSynced(temp, text);
     await fs.rename(temp, file);
   } catch (error) {
     // The previous file is untouched; do not leave a partial temp file beside it.
@@ -29,6 +20,29 @@ export async function writeTextAtomic(file: string, text: string): Promise<void>
     throw error;
   }
   await syncDirectory(directory);
+}
+
+/**
+ * A temp name beside `target` for an atomic write or a folder built before it is renamed into place:
+ * `.<name>.<pid>.<hex>.tmp`. The dot hides it (and keeps it out of a FileRunStore's list); the pid
+ * lets {@link removeStaleTempFiles} tell a killed writer's leftover from a live writer's file.
+ */
+export function tempPathOf(target: string): string {
+  return path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
+}
+
+/** Writes a new file (it must not exist) and fsyncs it before resolving. */
+export async function writeTextSynced(file: string, text: string): Promise<void> {
+  const handle = await fs.open(file, 'wx');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Makes renames and new files of a folder durable; best effort (some platforms cannot open folders). */
@@ -46,8 +60,9 @@ export async function syncDirectory(directory: string): Promise<void> {
 
 /**
  * Removes the temp files `writeTextAtomic` left in `directory` when its process was killed (the pid
- * in the name no longer exists); `name` limits it to the temp files of one target file. Best effort:
- * errors are ignored, live writers' files are kept.
+ * in the name no longer exists), and the temp folders of the same name pattern (a run folder whose
+ * creation or deletion a kill cut short); `name` limits it to the temps of one target. Best effort:
+ * errors are ignored, live writers' temps are kept.
  */
 export async function removeStaleTempFiles(directory: string, name?: string): Promise<void> {
   let names: string[];
@@ -67,7 +82,9 @@ export async function removeStaleTempFiles(directory: string, name?: string): Pr
     if (match === null) continue;
     const pid = Number(match[1]);
     if (pid === process.pid || isProcessAlive(pid)) continue;
-    await fs.rm(path.join(directory, entry), { force: true }).catch(() => undefined);
+    await fs
+      .rm(path.join(directory, entry), { recursive: true, force: true })
+      .catch(() => undefined);
   }
 }
 

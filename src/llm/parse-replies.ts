@@ -20,18 +20,21 @@ export interface ParseRepliesOptions {
   model?: string;
   /** Applied to each parsed JSON value (e.g. converting a strict-schema reply back); identity by default. */
   convert?: (value: unknown) => unknown;
+  /** Accept the JSON only, no fence or prose around it (a server enforcing a JSON Schema); see {@link parseReplyText}. */
+  jsonOnly?: boolean;
 }
 
 /**
  * Turns the finished replies into options, the same way for a complete and a streamed reply. Refused,
  * filtered and truncated replies are dropped; when none is left, the first such failure is thrown as a
- * typed error. Unparseable text becomes an {@link UnparsedOption} for the pipeline to repair. @internal
+ * typed error. Unparseable text, and JSON nested more than MAX_JSON_DEPTH levels, becomes an
+ * {@link UnparsedOption} for the pipeline to repair. @internal
  */
 export function parseReplies(
   replies: readonly ReplyText[],
   options: ParseRepliesOptions = {},
 ): unknown[] {
-  const { model, convert = (value: unknown) => value } = options;
+  const { model, convert = (value: unknown) => value, jsonOnly = false } = options;
   const parsed: unknown[] = [];
   let failure: Error | undefined;
   const ordered = [...replies].sort((left, right) => left.index - right.index);
@@ -49,7 +52,8 @@ export function parseReplies(
     } else if (content.trim() === '') {
       parsed.push(new UnparsedOption(content, 'the reply was empty'));
     } else {
-      const value = parseReplyText(content);
+      // Too deep or not JSON: an UnparsedOption, never converted (the conversion walks the value).
+      const value = parseReplyText(content, { jsonOnly });
       parsed.push(UnparsedOption.isInstance(value) ? value : convert(value));
     }
   }

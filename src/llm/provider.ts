@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../protocol/message';
+import type { ChatMessage, ReasoningPart } from '../protocol/message';
 import type { JSONSchema } from '../protocol/json-schema';
 
 /** Token counts of one or more LLM invocations. */
@@ -7,6 +7,13 @@ export interface Usage {
   outputTokens: number;
   /** Input tokens served from the provider's prompt cache (a subset of `inputTokens`). */
   cachedTokens: number;
+  /**
+   * Input tokens written to the provider's prompt cache (a subset of `inputTokens`; Anthropic bills
+   * them above the normal rate). Set only by providers that report it.
+   */
+  cacheWriteTokens?: number;
+  /** Output tokens the model spent reasoning (a subset of `outputTokens`), when the provider reports it. */
+  reasoningTokens?: number;
 }
 
 /** What a Provider is asked for: rendered messages and the JSON Schema the solution must satisfy. */
@@ -20,6 +27,12 @@ export interface ProviderRequest {
   model?: string;
   temperature?: number;
   signal?: AbortSignal;
+  /**
+   * Indexes of `messages` that end a prefix the next request repeats (the agent's Prompter sets them:
+   * the end of the leading system messages and the last message). Providers with explicit prompt
+   * caching mark them (Anthropic `cache_control`); the others ignore them.
+   */
+  cacheBreakpoints?: number[];
 }
 
 /** A Provider's answer: `n` parsed options (JSON values, not yet validated), usage and the raw reply. */
@@ -32,6 +45,12 @@ export interface ProviderResponse {
   finishReasons?: string[];
   /** The provider's raw response, for debugging; never interpreted by ideact. */
   raw?: unknown;
+  /**
+   * The model's reasoning (thinking) per option index, when the provider returns it. The agent keeps
+   * it with the option's Vessel and sends it back on later turns (`ChatMessage.reasoning`), as
+   * providers that require it (Anthropic extended thinking with tool use) expect.
+   */
+  reasoning?: ReasoningPart[][];
 }
 
 /**
@@ -51,9 +70,11 @@ export interface Provider {
 
 /**
  * One piece of a streamed reply: a text delta of option `index` (default 0; several with `n > 1`),
- * the request's usage (once, usually last), or why option `index` finished (`stop`, `length`, …).
+ * a reasoning (thinking) delta of option `index` (never part of the solution's text), the request's
+ * usage (once, usually last), or why option `index` finished (`stop`, `length`, …).
  */
 export type ProviderChunk =
   | { type: 'text-delta'; delta: string; index?: number }
+  | { type: 'reasoning-delta'; delta: string; index?: number }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; finishReason: string; index?: number };

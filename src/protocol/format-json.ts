@@ -1,5 +1,3 @@
-import { setOwn } from './merge-patch';
-
 /** Column limit for printing a nested all-primitive object/array on one line. */
 const LINE_WIDTH = 80;
 const INDENT = '  ';
@@ -9,102 +7,127 @@ const INDENT = '  ';
  * order as given, the root always expanded, and a nested object/array whose members are all
  * primitives printed on one line (`{ "type": "string" }`, `[1, 2]`) when that line fits in 80 columns.
  * Values are normalised like `JSON.stringify` (`toJSON`, `undefined` keys dropped, non-finite → null).
+ * One pass over the value, no copy of it: the prompt of every turn is printed with it (issue 28).
  */
 export function formatJson(value: unknown): string {
-  const normalised = normalise(value);
-  return printValue(normalised === undefined ? null : normalised, '', '', '', true);
+  const root = jsonValue(value);
+  return root === undefined ? 'null' : printValue(root, '', 0, 0, true);
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function normalise(value: unknown): Json | undefined {
+/**
+ * A value as JSON sees it: `toJSON()` applied, a BigInt as its digits, a non-finite number as null;
+ * undefined for what JSON leaves out (undefined, functions, symbols). Objects and arrays are
+ * returned as they are (their members are read the same way when printed).
+ */
+function jsonValue(value: unknown): unknown {
   if (value === null) return null;
-  if (typeof value === 'object' || typeof value === 'bigint') {
-    const withJson = value as { toJSON?: unknown };
-    if (typeof withJson.toJSON === 'function') {
-      return normalise((withJson.toJSON as () => unknown).call(value));
-    }
-  }
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
       return Number.isFinite(value) ? value : null;
-    case 'bigint':
-      return value.toString();
+    case 'bigint': {
+      const converted = withToJson(value);
+      return converted === NO_TO_JSON ? value.toString() : jsonValue(converted);
+    }
     case 'object': {
-      if (Array.isArray(value)) {
-        return value.map((item) => {
-          const normalisedItem = normalise(item);
-          return normalisedItem === undefined ? null : normalisedItem;
-        });
-      }
-      const result: { [key: string]: Json } = {};
-      for (const [key, item] of Object.entries(value as object)) {
-        const normalisedItem = normalise(item);
-        if (normalisedItem !== undefined) setOwn(result, key, normalisedItem);
-      }
-      return result;
+      const converted = withToJson(value);
+      return converted === NO_TO_JSON ? value : jsonValue(converted);
     }
     default:
       return undefined;
   }
 }
 
-function isPrimitive(value: Json): boolean {
+const NO_TO_JSON = Symbol('no toJSON');
+
+/** `value.toJSON()` when it has one, else NO_TO_JSON. */
+function withToJson(value: object | bigint): unknown {
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  return typeof toJson === 'function' ? (toJson as () => unknown).call(value) : NO_TO_JSON;
+}
+
+/** True for what prints as a JSON primitive (after `jsonValue`). */
+function isPrimitive(value: unknown): boolean {
   return value === null || typeof value !== 'object';
 }
 
-function inline(value: Json): string | undefined {
+/**
+ * The one-line form of an object or array whose members are all primitives (`[1, 2]`,
+ * `{ "a": 1 }`), or undefined when a member is an object or array.
+ */
+function inline(value: object): string | undefined {
   if (Array.isArray(value)) {
-    if (!value.every(isPrimitive)) return undefined;
-    return value.length === 0 ? '[]' : `[${value.map((item) => JSON.stringify(item)).join(', ')}]`;
+    if (value.length === 0) return '[]';
+    let text = '[';
+    for (let index = 0; index < value.length; index++) {
+      const item = jsonValue(value[index]);
+      if (!isPrimitive(item)) return undefined;
+      text += `${index === 0 ? '' : ', '}${item === undefined ? 'null' : JSON.stringify(item)}`;
+    }
+    return `${text}]`;
   }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value);
-    if (!entries.every(([, item]) => isPrimitive(item))) return undefined;
-    if (entries.length === 0) return '{}';
-    const members = entries.map(([key, item]) => `${JSON.stringify(key)}: ${JSON.stringify(item)}`);
-    return `{ ${members.join(', ')} }`;
+  let text = '';
+  for (const key of Object.keys(value)) {
+    const item = jsonValue((value as Record<string, unknown>)[key]);
+    if (item === undefined) continue;
+    if (!isPrimitive(item)) return undefined;
+    text += `${text === '' ? '' : ', '}${JSON.stringify(key)}: ${JSON.stringify(item)}`;
   }
-  return JSON.stringify(value);
+  return text === '' ? '{}' : `{ ${text} }`;
 }
 
 /**
- * Prints `value` on a line that starts with `indent + prefix` (prefix = `"key": ` or '') and ends with
- * `suffix` (',' or ''). Returns the text without the leading indent+prefix.
+ * Prints `value` (a JSON value after `jsonValue`) on a line that starts with `indent` plus a prefix of
+ * `prefixLength` characters (`"key": `) and ends with a suffix of `suffixLength` (`,`). Returns the
+ * text without the leading indent and prefix.
  */
 function printValue(
-  value: Json,
+  value: unknown,
   indent: string,
-  prefix: string,
-  suffix: string,
+  prefixLength: number,
+  suffixLength: number,
   root = false,
 ): string {
   if (isPrimitive(value)) return JSON.stringify(value);
+  const container = value as object;
   if (!root) {
-    const oneLine = inline(value);
+    const oneLine = inline(container);
     if (oneLine !== undefined) {
-      const width = indent.length + prefix.length + oneLine.length + suffix.length;
+      const width = indent.length + prefixLength + oneLine.length + suffixLength;
       if (width <= LINE_WIDTH || oneLine === '{}' || oneLine === '[]') return oneLine;
     }
   }
   const inner = indent + INDENT;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const lines = value.map((item, index) => {
-      const itemSuffix = index < value.length - 1 ? ',' : '';
-      return inner + printValue(item, inner, '', itemSuffix) + itemSuffix;
-    });
-    return `[\n${lines.join('\n')}\n${indent}]`;
+  if (Array.isArray(container)) {
+    if (container.length === 0) return '[]';
+    let text = '[\n';
+    const last = container.length - 1;
+    for (let index = 0; index <= last; index++) {
+      const item = jsonValue(container[index]);
+      const suffix = index < last ? ',' : '';
+      const printed = item === undefined ? 'null' : printValue(item, inner, 0, suffix.length);
+      text += `${inner}${printed}${suffix}\n`;
+    }
+    return `${text}${indent}]`;
   }
-  const entries = Object.entries(value as { [key: string]: Json });
-  if (entries.length === 0) return '{}';
-  const lines = entries.map(([key, item], index) => {
-    const itemSuffix = index < entries.length - 1 ? ',' : '';
-    const keyPrefix = `${JSON.stringify(key)}: `;
-    return inner + keyPrefix + printValue(item, inner, keyPrefix, itemSuffix) + itemSuffix;
-  });
-  return `{\n${lines.join('\n')}\n${indent}}`;
+  const keys: string[] = [];
+  const items: unknown[] = [];
+  for (const key of Object.keys(container)) {
+    const item = jsonValue((container as Record<string, unknown>)[key]);
+    if (item === undefined) continue;
+    keys.push(key);
+    items.push(item);
+  }
+  if (keys.length === 0) return '{}';
+  let text = '{\n';
+  const last = keys.length - 1;
+  for (let index = 0; index <= last; index++) {
+    const keyPrefix = `${JSON.stringify(keys[index])}: `;
+    const suffix = index < last ? ',' : '';
+    const printed = printValue(items[index], inner, keyPrefix.length, suffix.length);
+    text += `${inner}${keyPrefix}${printed}${suffix}\n`;
+  }
+  return `${text}${indent}}`;
 }

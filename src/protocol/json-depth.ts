@@ -1,10 +1,11 @@
+import type { ValidationIssue } from '../errors/validation-issue';
 import { escapePointerSegment } from './json-pointer';
 
 /**
- * How deeply JSON data may nest where it enters ideact: an Activity's output, an Idea file. Deeper
- * values are rejected with a typed error naming the culprit, because formatting, merging, cloning and
- * resolving them recurse and would end in a raw `RangeError` (stack overflow) far from the cause.
- * Real data rarely goes past a few dozen levels.
+ * How deeply JSON data may nest where it enters ideact: a model's reply, an Activity's output, an
+ * Idea file. Deeper values are rejected with a typed error naming the culprit, because formatting,
+ * merging, cloning and resolving them recurse and would end in a raw `RangeError` (stack overflow)
+ * far from the cause. Real data rarely goes past a few dozen levels.
  */
 export const MAX_JSON_DEPTH = 256;
 
@@ -25,6 +26,34 @@ export function findJsonDepthViolation(
   value: unknown,
   maxDepth: number = MAX_JSON_DEPTH,
 ): JsonDepthViolation | undefined {
+  // The common case — well within the limit — allocates nothing; only a value that nests too deep
+  // (or holds a cycle) is walked again to find and name the place.
+  if (!nestsDeeperThan(value, maxDepth)) return undefined;
+  return locateDepthViolation(value, maxDepth);
+}
+
+/**
+ * True when `value` has an object or array more than `remaining` levels deep. Recursive, but never
+ * deeper than `remaining + 1` frames (a few hundred), so it is safe on any input; allocation-free.
+ */
+function nestsDeeperThan(value: unknown, remaining: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (remaining === 0) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (nestsDeeperThan(value[index], remaining - 1)) return true;
+    }
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (nestsDeeperThan((value as Record<string, unknown>)[key], remaining - 1)) return true;
+  }
+  return false;
+}
+
+/** The first object or array past `maxDepth`, walked iteratively with its path (cycles not followed). */
+function locateDepthViolation(value: unknown, maxDepth: number): JsonDepthViolation | undefined {
   interface Frame {
     value: object;
     depth: number;
@@ -57,6 +86,21 @@ export function findJsonDepthViolation(
     }
   }
   return undefined;
+}
+
+/**
+ * The validation issue of a value nested more than MAX_JSON_DEPTH levels deep (undefined when it is
+ * not), worded for the repair loop (R-REQ-3): a model's reply that deep goes back for repair, named by
+ * its JSON path and the limit, before anything recursive (validation, conversion, cloning, saving)
+ * touches it.
+ */
+export function jsonDepthIssue(value: unknown): ValidationIssue | undefined {
+  const violation = findJsonDepthViolation(value);
+  if (violation === undefined) return undefined;
+  return {
+    path: violation.jsonPath,
+    message: `is nested more than MAX_JSON_DEPTH (${MAX_JSON_DEPTH}) levels deep; write flatter JSON`,
+  };
 }
 
 function isContainer(value: unknown): value is object {

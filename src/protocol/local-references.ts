@@ -28,6 +28,14 @@ const IN_PLACE_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then
  * Refs under a nested `$id`, anchors and other documents are not checked. Iterative (no recursion).
  */
 export function findLocalReferenceProblem(schema: JSONSchema): LocalReferenceProblem | undefined {
+  return findLocalReferenceProblems(schema)[0];
+}
+
+/**
+ * Every broken local `$ref` of `schema` (see {@link findLocalReferenceProblem}): each dangling one in
+ * document order, then the first `$ref` cycle found, so `ideact validate` can list them all.
+ */
+export function findLocalReferenceProblems(schema: JSONSchema): LocalReferenceProblem[] {
   const nodes = new Map<string, JSONSchema>();
   const foreignBases: string[] = [];
   walkSchema(schema, (node, pointer) => {
@@ -38,6 +46,7 @@ export function findLocalReferenceProblem(schema: JSONSchema): LocalReferencePro
     }
     nodes.set(pointer, node);
   });
+  const problems: LocalReferenceProblem[] = [];
   const targets = new Map<string, string>();
   for (const [pointer, node] of nodes) {
     const ref = node.$ref;
@@ -45,15 +54,18 @@ export function findLocalReferenceProblem(schema: JSONSchema): LocalReferencePro
     if (foreignBases.some((base) => pointer.startsWith(`${base}/`))) continue;
     const target = resolvePointer(schema, ref);
     if (target === undefined) {
-      return {
+      problems.push({
         jsonPath: pointer,
         ref,
         reason: `the $ref "${ref}" points at nothing in this schema; add the definition it names or fix the $ref`,
-      };
+      });
+      continue;
     }
     targets.set(pointer, target.pointer);
   }
-  return findCycle(nodes, targets);
+  const cycle = findCycle(nodes, targets);
+  if (cycle !== undefined) problems.push(cycle);
+  return problems;
 }
 
 function isLocalPointer(ref: string): boolean {

@@ -16,6 +16,22 @@ export interface TextMessage {
   type: 'text';
   role?: Role;
   text: string;
+  /**
+   * An assistant message's reasoning (thinking) as the model returned it, sent back with the message
+   * to providers that keep reasoning across turns; never rendered as text.
+   */
+  reasoning?: ReasoningPart[];
+}
+
+/**
+ * A piece of a model's reasoning (thinking): its text, and what the provider attached to it (e.g.
+ * Anthropic's `signature` or redacted data under `providerMetadata.anthropic`), which must go back
+ * unchanged for the provider to accept it on a later turn. Plain JSON.
+ */
+export interface ReasoningPart {
+  text: string;
+  /** Provider-specific data by provider name, kept verbatim (the AI SDK's provider metadata). */
+  providerMetadata?: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -84,4 +100,6 @@ export type MessageType = Message['type'];
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
+  /** An assistant message's reasoning, sent back to providers that keep it across turns ({@link ReasoningPart}). */
+  reasoning?: ReasoningPart[];
 }

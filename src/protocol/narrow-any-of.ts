@@ -33,9 +33,10 @@ type Narrowing =
 
 /**
  * Turns ajv's errors into issues, replacing each failed `anyOf` whose branch is known by the issues
- * of that branch alone: a branch chosen by a discriminator constant (`_tool`), the typed value of a
- * param that also accepts a `†reference`, or the non-null side of `anyOf[value, null]`. A discriminator naming no branch becomes one issue
- * listing the known values. Other errors pass through `toIssue` unchanged.
+ * of that branch alone: a branch chosen by a discriminator constant (`_tool`), the only branch of a
+ * one-branch `anyOf`, the typed value of a param that also accepts a `†reference`, or the non-null
+ * side of `anyOf[value, null]`. A discriminator naming no branch becomes one issue listing the known
+ * values (`unknown tool "x"; known tools: a, b`). Other errors pass through `toIssue` unchanged.
  * @internal
  */
 export function narrowAnyOfErrors(
@@ -94,6 +95,8 @@ function narrow(branches: JSONSchema[], root: JSONSchema, data: unknown): Narrow
     if (index < 0) return { kind: 'unknown', key, value: data[key], values };
     return { kind: 'branch', index };
   }
+  // A one-branch `anyOf` (the Vessel of a single Tool) can only have meant its branch.
+  if (branches.length === 1) return { kind: 'branch', index: 0 };
   if (branches.length !== 2) return undefined;
   // `anyOf[value, †reference]` (R-VAR-1) and `anyOf[value, null]` (an optional output): a value
   // that is not a reference, or not null, was meant for the other branch.
@@ -138,9 +141,13 @@ function issuesOf(
   return revalidate(withRootDefinitions(branch, root), data);
 }
 
-/** The key every branch fixes to a distinct constant (`const` or a one-value `enum`), if any. */
+/**
+ * The key every branch fixes to a distinct constant (`const` or a one-value `enum`), if any; with
+ * one branch, its first constant (the `_tool` of a Vessel's only Tool), so a value naming another
+ * constant is reported as unknown rather than as a bare `const` mismatch.
+ */
 function discriminatorOf(branches: JSONSchema[], root: JSONSchema): Discriminator | undefined {
-  if (branches.length < 2) return undefined;
+  if (branches.length === 0) return undefined;
   const objects = branches.map((branch) => dereference(branch, root));
   const first = objects[0]?.properties;
   if (first === undefined) return undefined;

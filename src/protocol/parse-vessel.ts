@@ -11,7 +11,7 @@ import type { VesselSolution } from './vessel-solution';
  * `{ calls, output }` (a missing output becomes null). Throws `InvalidVesselError` naming the JSON
  * path, or `UnknownToolError` listing the known tool names. Params are validated later, per call.
  */
-export function parseVessel(solution: unknown, tools: ToolSchema[]): VesselSolution {
+export function parseVessel(solution: unknown, tools: readonly ToolSchema[]): VesselSolution {
   if (!isPlainObject(solution)) {
     throw new InvalidVesselError({
       jsonPath: '',

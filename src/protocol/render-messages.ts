@@ -22,7 +22,14 @@ export function renderMessages(messages: Message[]): ChatMessage[] {
  */
 export function renderMessage(message: Message): ChatMessage {
   if (message.type === 'system') return { role: 'system', content: message.text };
-  if (message.type === 'text') return { role: message.role ?? 'user', content: message.text };
+  if (message.type === 'text') {
+    const chat: ChatMessage = { role: message.role ?? 'user', content: message.text };
+    // Reasoning travels beside the text (providers send it back as thinking), never inside it.
+    if (message.reasoning !== undefined && message.reasoning.length > 0) {
+      chat.reasoning = message.reasoning;
+    }
+    return chat;
+  }
   if (message.type !== 'result' && readOutputWrite(message) !== undefined) {
     return { role: 'user', content: renderContent(mergeDataMessages([message])[0] as Message) };
   }

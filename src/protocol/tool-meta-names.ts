@@ -50,12 +50,22 @@ export function toolVocabulary(tool: JSONSchema): ProtocolVocabulary {
  * source, the JSON path of the newer field and the Tool.
  */
 export function checkToolMetaNames(tool: JSONSchema, location: ToolLocation): void {
+  const [first] = toolMetaNameProblems(tool, location);
+  if (first !== undefined) throw first;
+}
+
+/**
+ * Every R-DEL-2 / R-SCOPE-2 problem of one Tool schema (see {@link checkToolMetaNames}), one per pair
+ * of names that differ, so `ideact validate` can list them all.
+ */
+export function toolMetaNameProblems(tool: JSONSchema, location: ToolLocation): InvalidIdeaError[] {
   const properties = propertiesOf(tool);
   const name = toolLabel(properties);
   const pairs: Array<[string, string, (schema: JSONSchema) => unknown]> = [
     ['_module', '_delegate', (schema) => schema.const],
     ['_imports', '_scopes', scopesValue],
   ];
+  const problems: InvalidIdeaError[] = [];
   for (const [seeds, acts, valueOf] of pairs) {
     const older = properties[seeds];
     const newer = properties[acts];
@@ -63,14 +73,17 @@ export function checkToolMetaNames(tool: JSONSchema, location: ToolLocation): vo
     const olderValue = isSchemaObject(older) ? valueOf(older) : older;
     const newerValue = isSchemaObject(newer) ? valueOf(newer) : newer;
     if (sameJson(olderValue, newerValue)) continue;
-    throw new InvalidIdeaError({
-      source: location.source,
-      jsonPath: `${location.jsonPath}/properties/${escapePointerSegment(acts)}`,
-      reason:
-        `tool ${name} writes both "${seeds}" (${shortJson(older)}) and "${acts}" (${shortJson(newer)}), ` +
-        `which differ; they are two names of one field (the seeds' and the newer revision's): keep one`,
-    });
+    problems.push(
+      new InvalidIdeaError({
+        source: location.source,
+        jsonPath: `${location.jsonPath}/properties/${escapePointerSegment(acts)}`,
+        reason:
+          `tool ${name} writes both "${seeds}" (${shortJson(older)}) and "${acts}" (${shortJson(newer)}), ` +
+          `which differ; they are two names of one field (the seeds' and the newer revision's): keep one`,
+      }),
+    );
   }
+  return problems;
 }
 
 /**
@@ -78,12 +91,21 @@ export function checkToolMetaNames(tool: JSONSchema, location: ToolLocation): vo
  * with {@link checkToolMetaNames}; `jsonPath` is where `schema` sits in `source`.
  */
 export function checkSchemaToolNames(schema: JSONSchema, location: ToolLocation): void {
-  for (const found of toolSchemasIn(schema)) {
-    checkToolMetaNames(found.tool, {
+  const [first] = schemaToolNameProblems(schema, location);
+  if (first !== undefined) throw first;
+}
+
+/** Every {@link toolMetaNameProblems} of every Tool schema inside `schema`, in document order. */
+export function schemaToolNameProblems(
+  schema: JSONSchema,
+  location: ToolLocation,
+): InvalidIdeaError[] {
+  return toolSchemasIn(schema).flatMap((found) =>
+    toolMetaNameProblems(found.tool, {
       source: location.source,
       jsonPath: location.jsonPath + found.jsonPath,
-    });
-  }
+    }),
+  );
 }
 
 /** Every Tool schema inside `schema` (a Vessel's `calls` items, nested ones), with its JSON Pointer. */

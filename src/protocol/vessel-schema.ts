@@ -4,6 +4,9 @@ import { readTool, resolveActivity } from './read-tool';
 import { renameReferences } from './rename-references';
 import { latestToolDefinitions } from './tool-override';
 import type { ToolSchema } from './tool-schema';
+import { DEFAULT_VESSEL_OUTPUT, REFERENCE_PARAM_SCHEMA } from './vessel-defaults';
+
+export { DEFAULT_VESSEL_OUTPUT, REFERENCE_PARAM_SCHEMA } from './vessel-defaults';
 
 /** Options of {@link callSchema} and {@link buildVesselSchema}. */
 export interface CallSchemaOptions {
@@ -24,14 +27,6 @@ export interface CallSchemaOptions {
   references?: boolean;
 }
 
-/** The schema a param accepts besides its own when references are allowed (R-VAR-1). */
-export const REFERENCE_PARAM_SCHEMA: JSONSchema = {
-  type: 'string',
-  pattern: '^†',
-  description:
-    'A reference to a value in the context instead of the value itself: †kind.path, e.g. †state.weather; a || b = first present.',
-};
-
 function acceptsAnyString(schema: JSONSchema): boolean {
   if (schema.type !== 'string') return false;
   return (
@@ -47,13 +42,6 @@ function allowReference(schema: JSONSchema): JSONSchema {
   if (acceptsAnyString(schema)) return schema;
   return { anyOf: [schema, REFERENCE_PARAM_SCHEMA] };
 }
-
-/** The default Vessel output when none is given: a final answer in words, or null to go on. */
-export const DEFAULT_VESSEL_OUTPUT: JSONSchema = {
-  type: 'string',
-  description:
-    'The final answer for the user, once the task is done; null while calls are still needed.',
-};
 
 /**
  * The JSON Schema of one Call of `tool` as the LLM sees it inside a Vessel: `_reasoningForCall`

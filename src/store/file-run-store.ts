@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
 import { InvalidRunIdError } from '../errors/invalid-run-id.error';
-import type { AgentState } from '../runtime/loop/agent-state';
+import type { AgentState } from '../runs/agent-state';
 import type {
   JournalEntry,
   RunFilter,
@@ -10,10 +10,13 @@ import type {
   RunStore,
   RunSummary,
   StoredRun,
-} from '../runtime/run-store';
+  StoredRunEvent,
+} from '../runs/run-store';
+import { EventFileAppender, EVENTS_FILE, hasLabels, readEventLines } from './event-file';
+import { removeStaleTempFiles } from './atomic-file';
 import { JournalWriter, type CheckpointPolicy } from './journal-writer';
 import { headerOf, readRunFile } from './run-files';
-import { createRunFolder, replayRun, RUN_FILE, summaryOf } from './run-folder';
+import { createRunFolder, removeRunFolder, replayRun, RUN_FILE, summaryOf } from './run-folder';
 import { RunQueues } from './run-queues';
 
 /** Options of {@link FileRunStore}. */
@@ -67,6 +70,10 @@ const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
  * Nested runs are runs of their own (`parentRunId`); `load` puts their states back into
  * `metadata.nested`. One process writes a run at a time; its appends are serialized in order. The
  * journal of a running run stays open between appends: `close()` the store when done with it.
+ * A run's folder appears whole or not at all: `create` builds it under a temp name and renames it
+ * into place, `delete` renames it away before removing it; the temp folders and files a killed
+ * process left (`.<name>.<pid>.<hex>.tmp`, its pid gone) are removed by the store's first
+ * operation (in the dir) and by the run's first load (in its folder).
  */
 export class FileRunStore implements RunStore {
   /** The absolute folder holding the runs (resolved when the store is made). */
@@ -75,6 +82,12 @@ export class FileRunStore implements RunStore {
   private readonly syncMode: 'batch' | 'append' | 'flush';
   private readonly writers = new Map<string, JournalWriter>();
   private readonly queues = new RunQueues();
+  /** The clean-up of the dir's leftovers, started by the first operation. */
+  private cleaning?: Promise<void>;
+  /** The events files of served runs being appended to (closed at their run-end and by close()). */
+  private readonly eventFiles = new Map<string, EventFileAppender>();
+  /** Runs whose folder this store object has cleaned of stale temp files. */
+  private readonly cleanedRuns = new Set<string>();
 
   constructor(options: FileRunStoreOptions = {}) {
     this.dir = path.resolve(options.dir ?? path.join(process.cwd(), '.ideact', 'runs'));
@@ -86,9 +99,13 @@ export class FileRunStore implements RunStore {
     this.syncMode = options.sync ?? 'batch';
   }
 
-  /** Creates `<dir>/<runId>/`; a RunExistsError when the run exists. The dir is made if missing. */
+  /**
+   * Creates `<dir>/<runId>/` atomically (built under a temp name, then renamed into place); a
+   * RunExistsError when the run exists. The dir is made if missing.
+   */
   async create(header: RunHeader, state: AgentState): Promise<void> {
     const folder = this.folderOf(header.runId);
+    await this.cleanDir();
     return this.queues.run(header.runId, () => createRunFolder(folder, header, state));
   }
 
@@ -121,6 +138,7 @@ export class FileRunStore implements RunStore {
   /** The run's header, status and state (checkpoint + later journal lines; nested runs loaded too). */
   async load(runId: string): Promise<StoredRun | undefined> {
     this.folderOf(runId);
+    await this.cleanDir();
     return this.loadRun(runId, []);
   }
 
@@ -132,7 +150,9 @@ export class FileRunStore implements RunStore {
       (row) =>
         (statuses === undefined || statuses.includes(row.status)) &&
         (parent === undefined ||
-          (parent === null ? row.parentRunId === undefined : row.parentRunId === parent)),
+          (parent === null ? row.parentRunId === undefined : row.parentRunId === parent)) &&
+        hasLabels(row.labels, filter.labels) &&
+        (filter.experiment === undefined || row.experiment?.id === filter.experiment),
     );
     rows.sort(
       (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || a.runId.localeCompare(b.runId),
@@ -153,9 +173,37 @@ export class FileRunStore implements RunStore {
     for (const id of doomed) {
       await this.queues.run(id, async () => {
         await this.closeWriter(id);
-        await fs.rm(path.join(this.dir, id), { recursive: true, force: true });
+        await this.closeEvents(id);
+        await removeRunFolder(path.join(this.dir, id));
       });
     }
+  }
+
+  /**
+   * Appends a served run's events (issue 32) to `<dir>/<runId>/events.jsonl`, one `{ seq, event }`
+   * per line, in one write; a line a kill cut short is cut off first.
+   */
+  async appendEvents(runId: string, events: readonly StoredRunEvent[]): Promise<void> {
+    const folder = this.folderOf(runId);
+    if (events.length === 0) return;
+    return this.queues.run(runId, async () => {
+      let appender = this.eventFiles.get(runId);
+      if (appender === undefined) {
+        appender = await EventFileAppender.open(path.join(folder, EVENTS_FILE));
+        this.eventFiles.set(runId, appender);
+      }
+      await appender.append(events);
+      // The run's segment ended (its run-end): the file is closed until it is resumed.
+      if (events.some(({ event }) => event.type === 'run-end' && event.path.length === 1)) {
+        await this.closeEvents(runId);
+      }
+    });
+  }
+
+  /** The run's served events after `after` (a torn last line is left out). */
+  async readEvents(runId: string, after = 0): Promise<StoredRunEvent[]> {
+    const folder = this.folderOf(runId);
+    return this.queues.run(runId, () => readEventLines(path.join(folder, EVENTS_FILE), after));
   }
 
   /** Resolves once every line appended so far is fsynced (waits for the background fsync of `'batch'`). */
@@ -167,13 +215,25 @@ export class FileRunStore implements RunStore {
     );
   }
 
-  /** Waits for pending appends, then fsyncs and closes the open journals. */
+  /** Waits for pending appends, then fsyncs and closes the open journals and events files. */
   async close(): Promise<void> {
     await Promise.all(
       [...this.writers.keys()].map((runId) =>
         this.queues.run(runId, () => this.closeWriter(runId)),
       ),
     );
+    await Promise.all(
+      [...this.eventFiles.keys()].map((runId) =>
+        this.queues.run(runId, () => this.closeEvents(runId)),
+      ),
+    );
+  }
+
+  private async closeEvents(runId: string): Promise<void> {
+    const appender = this.eventFiles.get(runId);
+    if (appender === undefined) return;
+    this.eventFiles.delete(runId);
+    await appender.close();
   }
 
   /** The run's folder; an InvalidRunIdError for an id that is not a safe folder name. */
@@ -194,7 +254,13 @@ export class FileRunStore implements RunStore {
     const folder = path.join(this.dir, runId);
     const loaded = await this.queues.run(runId, async () => {
       const runFile = await readRunFile(path.join(folder, RUN_FILE));
-      return runFile === undefined ? undefined : { runFile, run: await replayRun(folder) };
+      if (runFile === undefined) return undefined;
+      if (!this.cleanedRuns.has(runId)) {
+        // Temp files of a checkpoint or run.json write that a kill cut short (their pid is gone).
+        this.cleanedRuns.add(runId);
+        await removeStaleTempFiles(folder);
+      }
+      return { runFile, run: await replayRun(folder) };
     });
     if (loaded === undefined) return undefined;
     const { runFile, run } = loaded;
@@ -230,8 +296,19 @@ export class FileRunStore implements RunStore {
     }
   }
 
+  /**
+   * Once per store object, before its first create, load, list or delete: removes what killed
+   * processes left in the dir (temp folders of a create or a delete cut short, a state file's temp
+   * files), so a leftover never lingers and never looks like a run.
+   */
+  private cleanDir(): Promise<void> {
+    this.cleaning ??= removeStaleTempFiles(this.dir);
+    return this.cleaning;
+  }
+
   /** run.json of every run folder (folders without one, or with a broken one, are left out). */
   private async summaries(): Promise<RunSummary[]> {
+    await this.cleanDir();
     let names: string[];
     try {
       names = await fs.readdir(this.dir);

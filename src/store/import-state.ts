@@ -1,7 +1,7 @@
-import type { AgentState } from '../runtime/loop/agent-state';
-import { assertValidState } from '../runtime/loop/state-tree';
-import { newRunId } from '../runtime/run-context';
-import type { RunHeader, RunStore } from '../runtime/run-store';
+import type { AgentState } from '../runs/agent-state';
+import { assertValidState } from '../runs/state-tree';
+import { newRunId } from '../runs/run-context';
+import type { RunHeader, RunOrigin, RunStore } from '../runs/run-store';
 
 /** Options of {@link importState}. */
 export interface ImportStateOptions {
@@ -9,6 +9,8 @@ export interface ImportStateOptions {
   runId?: string;
   /** The creation time recorded in the run's header (default: now). */
   createdAt?: string;
+  /** Where the run's agent came from (`RunHeader.origin`), recorded in the top-level run's header. */
+  origin?: RunOrigin;
 }
 
 /**
@@ -25,7 +27,11 @@ export async function importState(
   const copy = structuredClone(state);
   copy.runId = options.runId ?? copy.runId ?? newRunId();
   const createdAt = options.createdAt ?? new Date().toISOString();
-  await importRun(store, copy, { runId: copy.runId, createdAt });
+  await importRun(store, copy, {
+    runId: copy.runId,
+    createdAt,
+    ...(options.origin === undefined ? {} : { origin: options.origin }),
+  });
   return copy.runId;
 }
 

@@ -1,17 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
-import type { JournalEntry, RunStatus } from '../runtime/run-store';
-
-/** Every status a journal entry may carry. */
-export const RUN_STATUSES: readonly RunStatus[] = [
-  'running',
-  'awaiting_approval',
-  'planned',
-  'completed',
-  'stopped',
-  'failed',
-  'cancelled',
-];
+import { isRunStatus, type JournalEntry } from '../runs/run-store';
+import { directoryInPlaceOf, isDirectoryError } from './directory-in-place';
 
 /** The journal lines after a byte offset: the well-formed entries, and where they end. */
 export interface JournalTail {
@@ -31,10 +21,14 @@ async function readFrom(file: string, offset: number): Promise<Buffer> {
     handle = await fs.open(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && offset === 0) return Buffer.alloc(0);
+    if (isDirectoryError(error)) throw directoryInPlaceOf(file, error);
     throw error;
   }
   try {
-    const { size } = await handle.stat();
+    const stats = await handle.stat();
+    // POSIX opens a directory for reading; its read would fail with a raw EISDIR.
+    if (stats.isDirectory()) throw directoryInPlaceOf(file);
+    const { size } = stats;
     if (size < offset) {
       throw new InvalidAgentStateError({
         file,
@@ -108,7 +102,7 @@ function entryProblem(value: unknown): string | undefined {
   const entry = value as Record<string, unknown>;
   const isObject = (key: string): boolean =>
     typeof entry[key] === 'object' && entry[key] !== null && !Array.isArray(entry[key]);
-  const isStatus = RUN_STATUSES.includes(entry.status as RunStatus);
+  const isStatus = isRunStatus(entry.status);
   switch (entry.type) {
     case 'commit':
       if (!(Number.isInteger(entry.from) && (entry.from as number) >= 0))

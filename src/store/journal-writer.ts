@@ -1,7 +1,7 @@
 import { promises as fs, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { RunNotFoundError } from '../errors/run-not-found.error';
-import type { JournalEntry, RunStatus } from '../runtime/run-store';
+import type { JournalEntry, RunStatus } from '../runs/run-store';
 import { removeStaleTempFiles, writeJsonAtomic } from './atomic-file';
 import { readJournal } from './journal-file';
 import { CHECKPOINT_FILE, JOURNAL_FILE, replayRun, RUN_FILE } from './run-folder';

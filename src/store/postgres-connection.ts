@@ -1,13 +1,13 @@
+import { createHash } from 'node:crypto';
 import { DatabaseConnectionError } from '../errors/database-connection.error';
-import { lazyModule } from '../internal/lazy-module';
+import { pgDriver } from './pg-driver';
 
 /**
  * The `pg` driver, loaded with the first PostgresRunStore (never by `require('ideact')`), plus what
  * the store needs of a pool (a structural type, so users need no `@types/pg`) and the typed error
  * for a server it cannot reach.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (import cost)
-const pg = lazyModule(() => require('pg') as typeof import('pg'));
+const pg = pgDriver;
 
 /** One query's rows (`pg`'s QueryResult, narrowed to what the store reads). */
 export interface PostgresQueryResult {
@@ -15,9 +15,32 @@ export interface PostgresQueryResult {
   rowCount: number | null;
 }
 
+/** A query prepared once per connection under `name` (pg's named statements). */
+export interface PostgresPreparedQuery {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+const preparedNames = new Map<string, string>();
+
+/**
+ * `text` as a query prepared once per connection (issue 31): its name is a hash of the text, so
+ * two texts never share a name (PostgreSQL keeps 63 bytes of one) and the same text always does.
+ */
+export function prepared(text: string, values: unknown[]): PostgresPreparedQuery {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    name = `ideact_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
 /** A connection that runs queries (a `pg` Client or PoolClient). */
 export interface PostgresQueryable {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+  query(query: PostgresPreparedQuery): Promise<PostgresQueryResult>;
 }
 
 /** A connection taken from a pool; `release()` gives it back (with an error: discards it). */
@@ -104,6 +127,8 @@ const CONNECTION_CODES = new Set([
   'ENETUNREACH',
   'ENOENT',
   '3D000', // invalid_catalog_name: the database does not exist
+  '57P01', // admin_shutdown: the server is shutting down (a restart) and ended the connection
+  '57P02', // crash_shutdown: the server is restarting after a crash
   '57P03', // cannot_connect_now: the server is starting or shutting down
   '53300', // too_many_connections
 ]);

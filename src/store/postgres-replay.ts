@@ -1,6 +1,6 @@
-import { commitEntry, replayJournal, type ReplayResult } from '../runtime/loop/run-journal';
-import type { AgentState } from '../runtime/loop/agent-state';
-import type { JournalEntry, OpenCall, RunStatus } from '../runtime/run-store';
+import { commitEntry, replayJournal, type ReplayResult } from '../runs/run-journal';
+import type { AgentState } from '../runs/agent-state';
+import type { JournalEntry, OpenCall, RunStatus } from '../runs/run-store';
 
 /**
  * How the PostgresRunStore rebuilds a run from rows: its latest checkpoint plus the journal entries

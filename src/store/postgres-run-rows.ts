@@ -1,7 +1,13 @@
-import type { ReplayResult } from '../runtime/loop/run-journal';
-import type { AgentState } from '../runtime/loop/agent-state';
-import type { JournalEntry, NestedModule, OpenCall, RunStatus } from '../runtime/run-store';
-import type { PostgresQueryable } from './postgres-connection';
+import type { ReplayResult } from '../runs/run-journal';
+import type { AgentState } from '../runs/agent-state';
+import type {
+  JournalEntry,
+  NestedModule,
+  OpenCall,
+  RunExperiment,
+  RunStatus,
+} from '../runs/run-store';
+import { prepared, type PostgresQueryable } from './postgres-connection';
 import { replayFromCheckpoint } from './postgres-replay';
 import type { SchemaTables } from './postgres-schema';
 
@@ -20,6 +26,10 @@ export interface RunRow {
   task: string | null;
   /** RunHeader.nestedModule (schema version 2). */
   nested_module: NestedModule | null;
+  /** RunHeader.labels (schema version 3). */
+  labels: Record<string, string> | null;
+  /** Absent in rows read before the column existed (a query naming columns); null when unset. */
+  experiment?: RunExperiment | null;
   status: RunStatus;
   stop_reason: string | null;
   created_at: Date;
@@ -36,36 +46,51 @@ export interface ReadRun {
   lastSeq: number;
 }
 
-/** Reads and replays one run (no nested runs); undefined when there is no such run. */
+/**
+ * Reads and replays one run (no nested runs); undefined when there is no such run. One statement
+ * (one round trip, one snapshot): the run's row with its latest checkpoint and the journal entries
+ * after it, prepared once per connection (issue 31).
+ */
 export async function readRun(
   client: PostgresQueryable,
   tables: SchemaTables,
   runId: string,
 ): Promise<ReadRun | undefined> {
-  const runs = await client.query(`SELECT * FROM ${tables.runs} WHERE run_id = $1`, [runId]);
-  const row = runs.rows[0] as RunRow | undefined;
-  if (row === undefined) return undefined;
-  const checkpoints = await client.query(
-    `SELECT covers_seq, state, attempts, open_calls, status FROM ${tables.checkpoints}
-      WHERE run_id = $1 ORDER BY covers_seq DESC LIMIT 1`,
-    [runId],
+  const result = await client.query(
+    prepared(
+      `SELECT r.*, c.checkpoint, c.entries
+         FROM ${tables.runs} r
+         LEFT JOIN LATERAL (
+           SELECT json_build_object('covers_seq', cp.covers_seq, 'state', cp.state,
+                    'attempts', cp.attempts, 'open_calls', cp.open_calls, 'status', cp.status) AS checkpoint,
+                  (SELECT COALESCE(json_agg(json_build_array(j.seq, j.entry) ORDER BY j.seq), '[]'::json)
+                     FROM ${tables.journal} j
+                    WHERE j.run_id = r.run_id AND j.seq > cp.covers_seq) AS entries
+             FROM ${tables.checkpoints} cp
+            WHERE cp.run_id = r.run_id
+            ORDER BY cp.covers_seq DESC
+            LIMIT 1
+         ) c ON true
+        WHERE r.run_id = $1`,
+      [runId],
+    ),
   );
-  const checkpoint = checkpoints.rows[0] as
-    | {
-        covers_seq: string;
-        state: AgentState;
-        attempts: Record<string, number>;
-        open_calls: OpenCall[];
-        status: RunStatus;
-      }
+  const found = result.rows[0] as
+    | (RunRow & {
+        checkpoint: {
+          covers_seq: string | number;
+          state: AgentState;
+          attempts: Record<string, number>;
+          open_calls: OpenCall[];
+          status: RunStatus;
+        } | null;
+        entries: Array<[string | number, JournalEntry]> | null;
+      })
     | undefined;
-  if (checkpoint === undefined) return undefined;
+  if (found === undefined || found.checkpoint === null) return undefined;
+  const { checkpoint, entries: journal, ...row } = found;
   const coversSeq = Number(checkpoint.covers_seq);
-  const journal = await client.query(
-    `SELECT seq, entry FROM ${tables.journal} WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
-    [runId, coversSeq],
-  );
-  const rows = journal.rows as Array<{ seq: string; entry: JournalEntry }>;
+  const rows = journal ?? [];
   const replay = replayFromCheckpoint(
     {
       coversSeq,
@@ -74,10 +99,18 @@ export async function readRun(
       openCalls: checkpoint.open_calls,
       status: checkpoint.status,
     },
-    rows.map((journalRow) => journalRow.entry),
+    rows.map((journalRow) => journalRow[1]),
   );
   const last = rows[rows.length - 1];
-  return { row, replay, coversSeq, lastSeq: last === undefined ? coversSeq : Number(last.seq) };
+  return { row, replay, coversSeq, lastSeq: last === undefined ? coversSeq : Number(last[0]) };
+}
+
+/** True when a node of `state` names nested runs stored on their own (`metadata.nestedRunIds`). */
+export function hasNestedRuns(state: AgentState): boolean {
+  return state.nodes.some((node) => {
+    const ids = node.metadata.nestedRunIds;
+    return Array.isArray(ids) && ids.length > 0;
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RunExistsError } from '../errors/run-exists.error';
 import { RunNotFoundError } from '../errors/run-not-found.error';
-import { statusOf } from '../runtime/loop/run-journal';
-import type { AgentState } from '../runtime/loop/agent-state';
+import { statusOf } from '../runs/run-journal';
+import type { AgentState } from '../runs/agent-state';
 import type {
   JournalEntry,
   RunFilter,
@@ -9,7 +9,9 @@ import type {
   RunStore,
   RunSummary,
   StoredRun,
-} from '../runtime/run-store';
+  StoredRunEvent,
+} from '../runs/run-store';
+import type { RunEvent } from '../runs/run-event';
 import {
   connect,
   connectionError,
@@ -17,11 +19,13 @@ import {
   describeConnectionString,
   describePool,
   isConnectionError,
+  prepared,
   type ConnectionTarget,
   type PostgresPool,
   type PostgresPoolClient,
 } from './postgres-connection';
 import {
+  hasNestedRuns,
   insertEntries,
   readRun,
   rehydrateNested,
@@ -99,8 +103,8 @@ export class PostgresRunStore implements RunStore {
       const inserted = await client.query(
         `INSERT INTO ${this.tables.runs}
            (run_id, parent_run_id, parent_call_id, task, status, stop_reason, created_at, updated_at,
-            nested_module)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8::jsonb)
+            nested_module, labels, experiment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8::jsonb, $9::jsonb, $10::jsonb)
          ON CONFLICT (run_id) DO NOTHING`,
         [
           header.runId,
@@ -111,6 +115,8 @@ export class PostgresRunStore implements RunStore {
           stopReason,
           header.createdAt,
           header.nestedModule === undefined ? null : JSON.stringify(header.nestedModule),
+          header.labels === undefined ? null : JSON.stringify(header.labels),
+          header.experiment === undefined ? null : JSON.stringify(header.experiment),
         ],
       );
       if (inserted.rowCount === 0) {
@@ -165,7 +171,8 @@ export class PostgresRunStore implements RunStore {
        SELECT commits_since_checkpoint FROM run`;
     const values = [runId, status, commitSeen, stopReason, commits, time];
     for (const entry of entries) values.push(JSON.stringify(entry));
-    const result = await this.withClient((client) => client.query(sql, values));
+    // Prepared once per connection and entry count (the text names the schema).
+    const result = await this.withClient((client) => client.query(prepared(sql, values)));
     const row = result.rows[0] as { commits_since_checkpoint: number } | undefined;
     if (row === undefined) throw new RunNotFoundError({ runId, location: this.description });
     if (row.commits_since_checkpoint >= this.checkpointEvery) await this.compact(runId);
@@ -234,7 +241,19 @@ export class PostgresRunStore implements RunStore {
 
   /** The latest checkpoint plus the entries after it, replayed; nested runs rehydrated into `metadata.nested`. */
   async load(runId: string): Promise<StoredRun | undefined> {
-    // One snapshot, so a compaction committing meanwhile cannot remove entries between two reads.
+    // One statement is one snapshot; a run with nested runs reads several, in one snapshot too.
+    const single = await this.withClient((client) => readRun(client, this.tables, runId));
+    if (single === undefined) return undefined;
+    if (!hasNestedRuns(single.replay.state)) {
+      return {
+        header: headerOf(single.row),
+        status: single.replay.status,
+        state: single.replay.state,
+        attempts: single.replay.attempts,
+        openCalls: single.replay.openCalls,
+      };
+    }
+    // So a compaction committing meanwhile cannot remove entries between two reads.
     return this.transaction(async (client) => {
       const found = await readRun(client, this.tables, runId);
       if (found === undefined) return undefined;
@@ -262,6 +281,14 @@ export class PostgresRunStore implements RunStore {
       values.push(filter.parentRunId);
       conditions.push(`parent_run_id = $${values.length}`);
     }
+    if (filter.labels !== undefined) {
+      values.push(JSON.stringify(filter.labels));
+      conditions.push(`labels @> $${values.length}::jsonb`);
+    }
+    if (filter.experiment !== undefined) {
+      values.push(filter.experiment);
+      conditions.push(`experiment->>'id' = $${values.length}`);
+    }
     let limit = '';
     if (filter.limit !== undefined) {
       values.push(Math.max(0, Math.floor(filter.limit)));
@@ -282,6 +309,37 @@ export class PostgresRunStore implements RunStore {
     }));
   }
 
+  /**
+   * Inserts a served run's events in one statement (issue 32); an event whose `seq` the run has
+   * already is a conflict, so two writers of one run cannot both number an event.
+   */
+  async appendEvents(runId: string, events: readonly StoredRunEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map((_event, index) => `($1, $${2 * index + 2}, $${2 * index + 3}::jsonb)`);
+    const values: unknown[] = [runId];
+    for (const { seq, event } of events) values.push(seq, JSON.stringify(event));
+    await this.withClient((client) =>
+      client.query(
+        `INSERT INTO ${this.tables.events} (run_id, seq, event) VALUES ${rows.join(', ')}`,
+        values,
+      ),
+    );
+  }
+
+  /** The run's served events after `after`, in order. */
+  async readEvents(runId: string, after = 0): Promise<StoredRunEvent[]> {
+    const result = await this.withClient((client) =>
+      client.query(
+        `SELECT seq, event FROM ${this.tables.events} WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
+        [runId, after],
+      ),
+    );
+    return (result.rows as Array<{ seq: string | number; event: RunEvent }>).map((row) => ({
+      seq: Number(row.seq),
+      event: row.event,
+    }));
+  }
+
   /** Deletes the run and its nested runs (recursively), with their journals and checkpoints. */
   async delete(runId: string): Promise<void> {
     // The run and every run below it (nested runs, their nested runs…); rows of theirs cascade.
@@ -295,6 +353,16 @@ export class PostgresRunStore implements RunStore {
          DELETE FROM ${this.tables.runs} WHERE run_id IN (SELECT run_id FROM tree)`,
         [runId],
       ),
+    );
+  }
+
+  /**
+   * Sends a PostgreSQL notification (`pg_notify(channel, payload)`) on one of the store's
+   * connections: a run queue wakes the workers with it. @internal
+   */
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.withConnection((client) =>
+      client.query('SELECT pg_notify($1, $2)', [channel, payload]),
     );
   }
 
@@ -366,5 +434,9 @@ function headerOf(row: RunRow): RunHeader {
     ...(row.task === null ? {} : { task: row.task }),
     createdAt: row.created_at.toISOString(),
     ...(row.nested_module === null ? {} : { nestedModule: row.nested_module }),
+    ...(row.labels === null || row.labels === undefined ? {} : { labels: row.labels }),
+    ...(row.experiment === null || row.experiment === undefined
+      ? {}
+      : { experiment: row.experiment }),
   };
 }

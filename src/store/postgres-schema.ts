@@ -15,6 +15,7 @@ export interface SchemaTables {
   runs: string;
   journal: string;
   checkpoints: string;
+  events: string;
   version: string;
 }
 
@@ -32,6 +33,7 @@ export function schemaTables(schema: string): SchemaTables {
     runs: qualified('runs'),
     journal: qualified('journal_entries'),
     checkpoints: qualified('checkpoints'),
+    events: qualified('run_events'),
     version: qualified('schema_version'),
   };
 }
@@ -78,6 +80,18 @@ const MIGRATIONS: ReadonlyArray<(tables: SchemaTables) => string[]> = [
   ],
   // A nested run a worker executes as a child workflow names its module (RunHeader.nestedModule).
   (t) => [`ALTER TABLE ${t.runs} ADD COLUMN nested_module jsonb`],
+  // Served runs (issue 32): the header's labels (owner, agent) and the events the handler streamed.
+  (t) => [
+    `ALTER TABLE ${t.runs} ADD COLUMN labels jsonb`,
+    `CREATE TABLE ${t.events} (
+       run_id text NOT NULL REFERENCES ${t.runs} (run_id) ON DELETE CASCADE,
+       seq bigint NOT NULL,
+       event jsonb NOT NULL,
+       PRIMARY KEY (run_id, seq)
+     )`,
+  ],
+  // A run an eval started names its experiment, case and trial (RunHeader.experiment, issue 33; version 4).
+  (t) => [`ALTER TABLE ${t.runs} ADD COLUMN experiment jsonb`],
 ];
 
 /** The schema version this code writes and reads. */

@@ -1,15 +1,16 @@
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
-import type { AgentState, DoneStep } from '../runtime/loop/agent-state';
-import { assertValidState } from '../runtime/loop/state-tree';
-import type {
-  JournalEntry,
-  OpenCall,
-  RunHeader,
-  RunStatus,
-  RunSummary,
-} from '../runtime/run-store';
+import type { AgentState, DoneStep } from '../runs/agent-state';
+import { assertValidState } from '../runs/state-tree';
+import { parseStateFileJson } from '../runs/state-file-json';
+import {
+  isRunStatus,
+  type JournalEntry,
+  type OpenCall,
+  type RunHeader,
+  type RunStatus,
+  type RunSummary,
+} from '../runs/run-store';
 import { readIfExists } from './atomic-file';
-import { RUN_STATUSES } from './journal-file';
 
 /** The version of a run folder's files; a later layout bumps it. */
 export const RUN_FILES_VERSION = 1;
@@ -41,6 +42,9 @@ export function headerOf(file: RunHeader): RunHeader {
   if (file.parentCallId !== undefined) header.parentCallId = file.parentCallId;
   if (file.task !== undefined) header.task = file.task;
   if (file.nestedModule !== undefined) header.nestedModule = file.nestedModule;
+  if (file.origin !== undefined) header.origin = file.origin;
+  if (file.labels !== undefined) header.labels = file.labels;
+  if (file.experiment !== undefined) header.experiment = file.experiment;
   return header;
 }
 
@@ -48,13 +52,13 @@ export function headerOf(file: RunHeader): RunHeader {
 export async function readRunFile(file: string): Promise<RunFile | undefined> {
   const text = await readIfExists(file);
   if (text === undefined) return undefined;
-  const value = parseJson(file, text) as Partial<RunFile>;
+  const value = parseStateFileJson(text, file) as Partial<RunFile>;
   if (
     typeof value !== 'object' ||
     value === null ||
     typeof value.runId !== 'string' ||
     typeof value.createdAt !== 'string' ||
-    !RUN_STATUSES.includes(value.status as RunStatus)
+    !isRunStatus(value.status)
   ) {
     throw new InvalidAgentStateError({
       file,
@@ -71,7 +75,7 @@ export async function readCheckpoint(file: string): Promise<CheckpointFile> {
   if (text === undefined) {
     throw new InvalidAgentStateError({ file, jsonPath: '', reason: 'the checkpoint is missing' });
   }
-  const value = parseJson(file, text) as Partial<CheckpointFile>;
+  const value = parseStateFileJson(text, file) as Partial<CheckpointFile>;
   const fail = (jsonPath: string, reason: string): never => {
     throw new InvalidAgentStateError({ file, jsonPath, reason });
   };
@@ -82,7 +86,7 @@ export async function readCheckpoint(file: string): Promise<CheckpointFile> {
   if (!(Number.isInteger(value.journalEntries) && (value.journalEntries as number) >= 0)) {
     fail('/journalEntries', 'expected an entry count');
   }
-  if (!RUN_STATUSES.includes(value.status as RunStatus)) fail('/status', 'expected a run status');
+  if (!isRunStatus(value.status)) fail('/status', 'expected a run status');
   if (value.stopReason !== undefined && typeof value.stopReason !== 'string') {
     fail('/stopReason', 'expected a string');
   }
@@ -92,19 +96,6 @@ export async function readCheckpoint(file: string): Promise<CheckpointFile> {
   if (!Array.isArray(value.openCalls)) fail('/openCalls', 'expected an array');
   assertValidState(value.state, file);
   return value as CheckpointFile;
-}
-
-function parseJson(file: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new InvalidAgentStateError({
-      file,
-      jsonPath: '',
-      reason: `not valid JSON (${(error as Error).message})`,
-      cause: error,
-    });
-  }
 }
 
 /** The stop reason a state's `nextStep` holds once the run stopped. */

@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { RunExistsError } from '../errors/run-exists.error';
-import type { AgentState } from '../runtime/loop/agent-state';
-import { commitEntry, replayJournal, statusOf } from '../runtime/loop/run-journal';
-import { assertValidState } from '../runtime/loop/state-tree';
-import type { OpenCall, RunHeader, RunStatus, RunSummary } from '../runtime/run-store';
-import { writeJsonAtomic } from './atomic-file';
+import type { AgentState } from '../runs/agent-state';
+import { commitEntry, replayJournal, statusOf } from '../runs/run-journal';
+import { assertValidState } from '../runs/state-tree';
+import type { OpenCall, RunHeader, RunStatus, RunSummary } from '../runs/run-store';
+import { syncDirectory, tempPathOf, writeTextSynced } from '../internal/atomic-file';
 import { checkCommitsContinue, readJournal } from './journal-file';
 import {
   headerOf,
@@ -36,9 +36,12 @@ export interface ReplayedRun {
 }
 
 /**
- * Makes `folder` for a new run: checkpoint.json (the stored initial state, journal offset 0), an
- * empty journal, and run.json last, so a folder without run.json is a create that did not finish.
- * The folder's creation is the existence check: a RunExistsError when it is there already.
+ * Makes `folder` for a new run, atomically (issue 27 item 9): checkpoint.json (the stored initial
+ * state, journal offset 0), an empty journal and run.json are written and fsynced in a temp folder
+ * beside it (`.<runId>.<pid>.<hex>.tmp`, which no listing takes for a run), which is then renamed
+ * into place. A kill at any moment leaves either no run or the whole run; a temp folder it leaves
+ * is removed by the next store that opens the dir. The rename is the existence check: a
+ * RunExistsError when a run holds the id already.
  */
 export async function createRunFolder(
   folder: string,
@@ -46,41 +49,80 @@ export async function createRunFolder(
   state: AgentState,
 ): Promise<void> {
   assertValidState(state);
-  await fs.mkdir(path.dirname(folder), { recursive: true });
+  const parent = path.dirname(folder);
+  await fs.mkdir(parent, { recursive: true });
+  const status = statusOf(state);
+  const stopReason = stopReasonOf(state);
+  const checkpoint: CheckpointFile = {
+    version: RUN_FILES_VERSION,
+    journalOffset: 0,
+    journalEntries: 0,
+    status,
+    ...(stopReason === undefined ? {} : { stopReason }),
+    attempts: {},
+    openCalls: [],
+    state: storedState(state),
+  };
+  const runFile: RunFile = {
+    version: RUN_FILES_VERSION,
+    ...headerOf(header),
+    status,
+    ...(stopReason === undefined ? {} : { stopReason }),
+    updatedAt: new Date().toISOString(),
+  };
+  const temp = tempPathOf(folder);
   try {
-    await fs.mkdir(folder);
+    await fs.mkdir(temp);
+    await writeTextSynced(path.join(temp, CHECKPOINT_FILE), `${JSON.stringify(checkpoint)}\n`);
+    // Empty: no data to fsync; the folder's fsync below makes its entry durable.
+    await (await fs.open(path.join(temp, JOURNAL_FILE), 'wx')).close();
+    await writeTextSynced(path.join(temp, RUN_FILE), `${JSON.stringify(runFile)}\n`);
+    await syncDirectory(temp);
+    await renameIntoPlace(temp, folder, header.runId);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    throw new RunExistsError({ runId: header.runId, location: folder, cause: error });
-  }
-  try {
-    const status = statusOf(state);
-    const stopReason = stopReasonOf(state);
-    const checkpoint: CheckpointFile = {
-      version: RUN_FILES_VERSION,
-      journalOffset: 0,
-      journalEntries: 0,
-      status,
-      ...(stopReason === undefined ? {} : { stopReason }),
-      attempts: {},
-      openCalls: [],
-      state: storedState(state),
-    };
-    await writeJsonAtomic(path.join(folder, CHECKPOINT_FILE), checkpoint);
-    await (await fs.open(path.join(folder, JOURNAL_FILE), 'w')).close();
-    const runFile: RunFile = {
-      version: RUN_FILES_VERSION,
-      ...headerOf(header),
-      status,
-      ...(stopReason === undefined ? {} : { stopReason }),
-      updatedAt: new Date().toISOString(),
-    };
-    await writeJsonAtomic(path.join(folder, RUN_FILE), runFile);
-  } catch (error) {
-    // A half-made folder would block the id; nothing of the run is stored yet.
-    await fs.rm(folder, { recursive: true, force: true }).catch(() => undefined);
+    await fs.rm(temp, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
+  await syncDirectory(parent);
+}
+
+/**
+ * Renames the finished temp folder to the run's folder. A folder there that holds no run.json is
+ * what an unfinished create of an older ideact left (it made the folder first): it holds no run, so
+ * it is removed and the rename tried again; a folder with run.json is a RunExistsError.
+ */
+async function renameIntoPlace(temp: string, folder: string, runId: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fs.rename(temp, folder);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ENOTEMPTY' && code !== 'ENOTDIR') throw error;
+      const halfMade =
+        code !== 'ENOTDIR' &&
+        attempt === 0 &&
+        (await fs.stat(path.join(folder, RUN_FILE)).catch(() => undefined)) === undefined;
+      if (!halfMade) throw new RunExistsError({ runId, location: folder, cause: error });
+      await removeRunFolder(folder);
+    }
+  }
+}
+
+/**
+ * Removes a run's folder so that no kill leaves a half of it under the run's name: it is renamed to
+ * a temp name first (a leftover of it is removed by the next store that opens the dir), then deleted.
+ */
+export async function removeRunFolder(folder: string): Promise<void> {
+  const doomed = tempPathOf(folder);
+  try {
+    await fs.rename(folder, doomed);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  await syncDirectory(path.dirname(folder));
+  await fs.rm(doomed, { recursive: true, force: true });
 }
 
 /** The run folder's checkpoint plus the journal lines after it, replayed (nested runs as ids). */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { JSONParser } from '@streamparser/json';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
-import type { AgentState } from '../runtime/loop/agent-state';
-import { assertValidState } from '../runtime/loop/state-tree';
+import type { AgentState } from '../runs/agent-state';
+import { assertValidState } from '../runs/state-tree';
+import { parseStateFileJson } from '../runs/state-file-json';
 
 /**
  * What a state file holds since issue 18 (written once, when its run is created): the folder of the
@@ -30,17 +30,7 @@ export type StateFileContent =
  * off in (e.g. `/nodes/3/message` for a file cut inside node 3's message).
  */
 export function parseStateFileText(text: string, file: string): StateFileContent {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InvalidAgentStateError({
-      file,
-      jsonPath: brokenJsonPath(text),
-      reason: `not valid JSON, the file is torn or broken there (${(error as Error).message})`,
-      cause: error,
-    });
-  }
+  const value = parseStateFileJson(text, file);
   if (
     typeof value === 'object' &&
     value !== null &&
@@ -64,27 +54,4 @@ function checkPointer(value: Record<string, unknown>, file: string): StateFilePo
     fail('/runId', 'expected the id of the run (a non-empty string)');
   }
   return value as unknown as StateFilePointer;
-}
-
-/**
- * The JSON Pointer of the innermost object or array that holds the last complete value of `text`
- * (where a torn file breaks off); `''` (the root) when not even one value is complete.
- */
-export function brokenJsonPath(text: string): string {
-  let last: Array<string | number | undefined> | undefined;
-  const parser = new JSONParser({ keepStack: false });
-  parser.onValue = ({ key, stack }) => {
-    last = [...stack.map((entry) => entry.key), key];
-  };
-  parser.onError = () => undefined;
-  try {
-    parser.write(text);
-    parser.end();
-  } catch {
-    // The parser stops at the fault; `last` is the last value it completed.
-  }
-  if (last === undefined) return '';
-  // Drop the root's (undefined) key and the last value's own key: the container is what broke.
-  const keys = last.slice(1, -1);
-  return keys.map((key) => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }

@@ -1,18 +1,20 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
-import type { AgentState } from '../runtime/loop/agent-state';
+import { RunExistsError } from '../errors/run-exists.error';
+import type { AgentState } from '../runs/agent-state';
 import type {
   JournalEntry,
   RunFilter,
   RunHeader,
+  RunOrigin,
   RunStore,
   RunSummary,
   StoredRun,
-} from '../runtime/run-store';
-import type { OpenedStateFile, StateFiles } from '../runtime/state-files';
-import { readStateFileText } from '../runtime/state-store';
-import { readIfExists, writeJsonAtomic } from './atomic-file';
+} from '../runs/run-store';
+import type { OpenedStateFile, StateFiles } from '../runs/state-files';
+import { readStateFileText } from '../runs/state-store';
+import { readIfExists, removeStaleTempFiles, writeJsonAtomic } from './atomic-file';
 import { FileRunStore } from './file-run-store';
 import { importState } from './import-state';
 import {
@@ -30,7 +32,9 @@ export function stateFileStoreDir(file: string): string {
 /**
  * The run store a `stateFile` stands for (issue 18): a FileRunStore in `<file>.run/` holding one
  * top-level run (plus its nested runs). Creating a top-level run replaces the one there before (as a
- * state file was overwritten by a new run) and then writes the pointer to `file`, once per run.
+ * state file was overwritten by a new run): the new run is created, the pointer in `file` is
+ * rewritten to name it (atomically: the commit point), then the old run is removed, so a kill at any
+ * moment leaves `file` naming a whole run (issue 27 item 9).
  */
 export class StateFileRunStore implements RunStore {
   /** The FileRunStore in `dir` (default `<file>.run/`). */
@@ -43,19 +47,43 @@ export class StateFileRunStore implements RunStore {
     this.files = new FileRunStore({ dir });
   }
 
-  /** Replaces the file's run by this one (a nested run is only added), then points `file` at it. */
+  /**
+   * Replaces the file's run by this one (a nested run is only added): creates it, points `file` at
+   * it, then removes the run the file named before. Temp files a killed write left beside `file`
+   * are removed first.
+   */
   async create(header: RunHeader, state: AgentState): Promise<void> {
     if (header.parentRunId !== undefined) return this.files.create(header, state);
-    await this.replaceRun();
-    await this.files.create(header, state);
+    await removeTempsBeside(this.file);
+    await createReplacing(this, () => this.files.create(header, state));
     await writeStateFilePointer(this.file, header.runId);
+    await this.keepOnly(header.runId);
   }
 
-  /** Removes the run the store held (and the record of an import), making room for a new one. */
+  /**
+   * Removes every run the store holds (nested ones too, and runs an interrupted import left) and
+   * the record of an import, making room for a new one.
+   */
   async replaceRun(): Promise<void> {
+    await this.keepOnly(undefined);
+  }
+
+  /**
+   * Removes every run but `runId` and the runs nested in it (all of them when undefined), and the
+   * record of an import (once `file` is a pointer, that record is stale). @internal
+   */
+  async keepOnly(runId: string | undefined): Promise<void> {
     await fs.rm(path.join(this.files.dir, MIGRATION_FILE), { force: true });
-    for (const row of await this.files.list({ parentRunId: null })) {
-      await this.files.delete(row.runId);
+    const rows = await this.files.list();
+    const children = new Map<string, string[]>();
+    for (const row of rows) {
+      if (row.parentRunId === undefined) continue;
+      children.set(row.parentRunId, [...(children.get(row.parentRunId) ?? []), row.runId]);
+    }
+    const kept = new Set<string>(runId === undefined ? [] : [runId]);
+    for (const id of kept) for (const child of children.get(id) ?? []) kept.add(child);
+    for (const row of rows) {
+      if (!kept.has(row.runId)) await this.files.delete(row.runId);
     }
   }
 
@@ -142,24 +170,61 @@ export async function loadState(file: string): Promise<AgentState> {
 
 /**
  * Stores a whole state under `file` as a one-run store plus the pointer (the CLI's state on Ctrl-C),
- * replacing the run the file named. Resolves to the run id.
+ * replacing the run the file named. Resolves to the run id. `origin`: the Idea the run's agent came
+ * from, kept in the run's header (`RunHeader.origin`).
  */
-export async function saveStateFile(file: string, state: AgentState): Promise<string> {
+export async function saveStateFile(
+  file: string,
+  state: AgentState,
+  options: { origin?: RunOrigin } = {},
+): Promise<string> {
   const store = new StateFileRunStore(file);
   try {
-    // The old run goes first: nested runs are imported before their parent, under the new run's id.
-    await store.replaceRun();
-    const runId = await importState(store.files, state);
+    await removeTempsBeside(file);
+    const runId = await createReplacing(store, () =>
+      importState(
+        store.files,
+        state,
+        options.origin === undefined ? {} : { origin: options.origin },
+      ),
+    );
     await writeStateFilePointer(file, runId);
+    await store.keepOnly(runId);
     return runId;
   } finally {
     await store.close();
   }
 }
 
-/** Reads and parses a state file (either format); an InvalidAgentStateError naming the file otherwise. */
+/**
+ * Runs `create` (a new run in `store`); when an id it uses is taken (the same run saved again), the
+ * runs there go first and `create` runs again. Only then can a kill leave `file` naming a run that
+ * is gone (an InvalidAgentStateError that says so), never a half-made one.
+ */
+async function createReplacing<T>(store: StateFileRunStore, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (!RunExistsError.isInstance(error)) throw error;
+    await store.replaceRun();
+    return create();
+  }
+}
+
+/** Removes the temp files a killed atomic write of `file` left beside it (their pid is gone). */
+async function removeTempsBeside(file: string): Promise<void> {
+  const target = path.resolve(file);
+  await removeStaleTempFiles(path.dirname(target), path.basename(target));
+}
+
+/**
+ * Reads and parses a state file (either format); an InvalidAgentStateError naming the file
+ * otherwise. Temp files a killed write of the file left beside it are removed.
+ */
 async function readStateFileContent(file: string): Promise<StateFileContent> {
-  return parseStateFileText(await readStateFileText(file), file);
+  const text = await readStateFileText(file);
+  await removeTempsBeside(file);
+  return parseStateFileText(text, file);
 }
 
 /** The name of the record of an import in `<file>.run/` (no run id has a dot, so runs never clash). */

@@ -143,4 +143,57 @@ describe('ideact codegen', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("required option '--out <dir>' not specified");
   });
+
+  it("checks the schema as validate does first: a draft-04 `id` gives validate's message, not a remote $ref or a file to open (issue 27 item 8)", async () => {
+    // Both ways json-schema-to-typescript misread an `id`: as the base of a remote $ref, and as a
+    // file path beside the Idea.
+    const schemas: Record<string, { at: string; idea: unknown }> = {
+      'remote.json': {
+        at: '/schema',
+        idea: {
+          context: [{ type: 'system', text: 'Write a song.' }],
+          schema: {
+            id: 'http://example.com/song.json',
+            type: 'object',
+            properties: { mood: { $ref: 'http://example.com/song.json#/definitions/mood' } },
+            definitions: { mood: { type: 'string' } },
+          },
+        },
+      },
+      'file.json': {
+        at: '/context/0/schema',
+        idea: {
+          context: [
+            {
+              type: 'input',
+              input: { topic: 'rain' },
+              schema: {
+                id: 'params',
+                type: 'object',
+                properties: { topic: { $ref: 'params#/definitions/topic' } },
+                definitions: { topic: { type: 'string' } },
+              },
+            },
+          ],
+          schema: { type: 'object', properties: { title: { type: 'string' } } },
+        },
+      },
+    };
+    for (const [name, { at, idea }] of Object.entries(schemas)) {
+      await fs.writeFile(path.join(workDir, name), JSON.stringify(idea));
+      const validated = await runCli(['validate', name], { cwd: workDir });
+      const generated = await runCli(['codegen', name, '--out', 'out'], { cwd: workDir });
+      expect(validated.code).toBe(1);
+      const message = validated.stderr.trimEnd();
+      expect(message).toBe(
+        `ideact: ${name} at ${at}: Invalid JSON Schema: NOT SUPPORTED: keyword "id", use "$id" for schema ID. ` +
+          'Fix the schema so that it is valid JSON Schema (draft-07 or 2020-12 keywords).',
+      );
+      expect(generated.stderr.trimEnd()).toBe(message);
+      expect(generated.code).toBe(2);
+      expect(generated.stderr).not.toContain('--allow-remote-refs');
+      expect(generated.stderr).not.toContain('Error opening file');
+      await expect(fs.stat(path.join(workDir, 'out'))).rejects.toThrow();
+    }
+  });
 });

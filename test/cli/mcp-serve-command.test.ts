@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -132,5 +134,45 @@ describe('ideact mcp serve (built CLI)', () => {
     );
     child.stdin!.end();
     expect(await ended).toBe(0);
+  });
+
+  it('--no-approval runs a Tool that needs approval without asking, and warns at start (issue 27 item 2)', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'ideact-no-approval-'));
+    const effects = path.join(directory, 'effects.txt');
+    const config = path.join(REPO_ROOT, 'test', 'calls', 'fixtures', 'matrix', 'matrix-tools.cjs');
+    const serve = async (flags: string[]) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', 'serve', '--config', config, ...flags],
+        env: {
+          ...(process.env as Record<string, string>),
+          // The matrix config's provider is never asked here: deleteFile is an Activity.
+          MATRIX_BASE_URL: 'http://127.0.0.1:9/v1',
+          MATRIX_EFFECTS: effects,
+        },
+        stderr: 'pipe',
+      });
+      let stderr = '';
+      transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      const client = new Client({ name: 'no-approval-test', version: '1.0.0' });
+      await client.connect(transport);
+      const result = await client.callTool({ name: 'deleteFile', arguments: { path: 'x.txt' } });
+      await client.close();
+      return { result, stderr };
+    };
+    try {
+      const asked = await serve([]);
+      expect(asked.result.isError).toBe(true);
+      expect(existsSync(effects)).toBe(false);
+      expect(asked.stderr).not.toContain('WITHOUT asking');
+
+      const unasked = await serve(['--no-approval']);
+      expect(unasked.result.isError).toBeUndefined();
+      expect(readFileSync(effects, 'utf8')).toBe('x.txt\n');
+      expect(unasked.stderr).toContain('IDEACT_MCP_APPROVAL_SKIPPED');
+      expect(unasked.stderr).toContain('WITHOUT asking anyone');
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

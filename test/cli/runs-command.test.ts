@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FileRunStore, createAgent, vesselIdeaParts, type Idea } from 'ideact';
+import { FileRunStore, RUN_STATUSES, createAgent, vesselIdeaParts, type Idea } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 import { runCli } from './run-cli';
 
@@ -188,5 +188,29 @@ describe('ideact runs on the FileRunStore (.ideact/runs under the working direct
     const status = await runCli(['runs', 'list', '--dir', dir, '--status', 'done']);
     expect(status.code).toBe(2);
     expect(status.stderr).toMatch(/^ideact: --status: unknown status "done"/);
+    // Issue 27 item 11: the statuses it offers are the store's one list.
+    expect(status.stderr).toContain(`Pass one of: ${RUN_STATUSES.join(', ')}.`);
+  });
+
+  it('show and resume of a run whose checkpoint.json is a directory fail with one line naming the file, never EISDIR (issue 27 item 9)', async () => {
+    const stopped = await bankRun([{ calls: [transfer], output: null }]);
+    const checkpoint = path.join(dir, stopped.runId, 'checkpoint.json');
+    await fs.rm(checkpoint);
+    await fs.mkdir(checkpoint);
+    const shown = await runCli(['runs', 'show', stopped.runId, '--dir', dir]);
+    const resumed = await runCli(
+      ['runs', 'resume', stopped.runId, '--dir', dir, '--idea', ideaFile, '--provider', 'offline'],
+      { cwd: workDir },
+    );
+    for (const result of [shown, resumed]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^ideact: Agent state file "${checkpoint.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is invalid at \\(root\\): it is a directory where the file checkpoint.json belongs`,
+        ),
+      );
+      expect(result.stderr).not.toContain('EISDIR');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 });

@@ -17,7 +17,7 @@ import {
   removeRunModuleRoot,
   summarizeTool,
   sunny,
-} from '../runtime/loop/run-fixtures';
+} from '../agent/run-fixtures';
 import { databaseForThisFile } from '../support/test-database';
 import { runCli } from './run-cli';
 

@@ -148,24 +148,99 @@ describe('ideact validate', () => {
     expect(result.stderr).toContain(`ideact: Idea file not found: ${missing}`);
   });
 
-  it('--module-root defaults to the current directory, as in run and codegen and moduleRoot in code (issue 14 item 11)', async () => {
+  it("--module-root defaults to the Idea's folder in run, validate and codegen, from any working directory (issue 27 item 7)", async () => {
     const producer = path.join(MUSIC, 'producer.json');
-    const fromMusic = await runCli(['validate', producer], { cwd: MUSIC });
-    expect(fromMusic.code).toBe(0);
-    expect(fromMusic.stdout).toContain('module composer.json resolves to composer.json');
-
-    // From elsewhere, the Idea's own directory is not the root: its module is looked up in the cwd.
-    const fromWorkDir = await runCli(['validate', producer], { cwd: workDir });
-    expect(fromWorkDir.code).toBe(1);
-    expect(fromWorkDir.stderr).toContain('Module "composer.json" not found');
+    for (const cwd of [MUSIC, workDir]) {
+      const result = await runCli(['validate', producer], { cwd });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('module composer.json resolves to composer.json');
+    }
+    // A given root wins: from the work dir, the module is looked up there.
+    const rooted = await runCli(['validate', producer, '--module-root', workDir]);
+    expect(rooted.code).toBe(1);
+    expect(rooted.stderr).toContain('Module "composer.json" not found');
 
     const help = await Promise.all(
       ['run', 'validate', 'codegen'].map((command) => runCli([command, '--help'])),
     );
-    for (const { stdout } of help) {
-      expect(stdout.replace(/\s+/g, ' ')).toContain(
-        '--module-root <dir> directory `_module` / `_delegate` and @Module / @Delegate paths resolve in and may not leave (default: the current directory)',
-      );
-    }
+    const texts = help.map(({ stdout }) => stdout.replace(/\s+/g, ' '));
+    const option =
+      '--module-root <dir> directory `_module` / `_delegate` and @Module / @Delegate paths resolve in and may not leave';
+    expect(texts[0]).toContain(`${option} (default: the Idea's folder)`);
+    expect(texts[1]).toContain(`${option} (default: each Idea's folder)`);
+    expect(texts[2]).toContain(
+      `${option} (default: the folder of the Idea or of the directory given; for several, their common folder); give the same moduleRoot to createContainer`,
+    );
+  });
+
+  it('lists every problem of an Idea, each with its JSON path, not only the first (issue 27 item 10)', async () => {
+    const tool = (name: string, extra: Record<string, unknown>) => ({
+      type: 'object',
+      properties: { _tool: { const: name }, ...extra },
+      required: ['_tool'],
+    });
+    const file = await write('many.json', {
+      context: [
+        { type: 'system', text: 'Hello.' },
+        { type: 'banana', text: 'not a message type' },
+      ],
+      schema: {
+        type: 'object',
+        properties: {
+          calls: {
+            type: 'array',
+            items: {
+              anyOf: [
+                tool('lookup', { _module: { const: 'missing.json' } }),
+                tool('write', {
+                  _imports: { const: ['input'] },
+                  _scopes: { const: ['state'] },
+                }),
+              ],
+            },
+          },
+          output: { $ref: '#/definitions/nothing' },
+        },
+        required: ['calls', 'output'],
+      },
+    });
+    const result = await runCli(['validate', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`invalid ${file}\n`);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([
+      `ideact: Invalid Idea in ${file} at /context/1/type: unknown message type "banana" (expected system, text, data, input, state, result).`,
+      `ideact: Invalid Idea in ${file} at /schema/properties/output/$ref: the $ref "#/definitions/nothing" points at nothing in this schema; add the definition it names or fix the $ref.`,
+      expect.stringMatching(
+        new RegExp(
+          `^ideact: Invalid Idea in ${escape(file)} at /schema/properties/calls/items/anyOf/1/properties/_scopes: tool "write" writes both "_imports" .* and "_scopes" .*, which differ`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^ideact: ${escape(file)} at /schema/properties/calls/items/anyOf/0/properties/_module/const: Module "missing.json" not found`,
+        ),
+      ),
+    ]);
+  });
+
+  it('lists every problem of an invalid module, in the module file (issue 27 item 10)', async () => {
+    const agent = await write('agent.json', agentIdea('broken-module.json'));
+    await write('broken-module.json', {
+      context: [{ type: 'data', kind: 7 }],
+      schema: 'not a schema',
+    });
+    const module = await fs.realpath(path.join(workDir, 'broken-module.json'));
+    const result = await runCli(['validate', agent]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `ideact: Invalid Idea in ${module} at /context/0/data: a "data" message needs "data".`,
+      `ideact: Invalid Idea in ${module} at /context/0/kind: expected a string, got a number.`,
+      `ideact: Invalid Idea in ${module} at /schema: expected a JSON Schema object, got a string.`,
+    ]);
   });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -6,6 +6,7 @@ import {
   generateFromIdeas,
   IdeaFileNotFoundError,
   InvalidIdeaError,
+  InvalidSchemaError,
   type CodegenResult,
 } from 'ideact';
 import { REPO_ROOT, typeCheck, type Diagnostic } from '../support/compile-typescript';
@@ -265,6 +266,48 @@ describe('bad input', () => {
     expect(generated.files.map((file) => file.className)).toEqual(['Notes']);
     const source = await fs.readFile(generated.files[0]!.outFile, 'utf8');
     expect(source).toContain("@Module('..notes.json', { resolution: 'upfront' })");
+  });
+
+  it('issue 27 item 7: without moduleRoot, @Module paths are relative to the Idea folder, the directory given, or the common folder of several paths', async () => {
+    const lyricist = await fs.readFile(path.join(FIXTURES, 'lyricist.idea.json'), 'utf8');
+    await fs.mkdir(path.join(badDir, 'ideas', 'a'), { recursive: true });
+    await fs.mkdir(path.join(badDir, 'ideas', 'b'));
+    await fs.writeFile(path.join(badDir, 'ideas', 'a', 'first.json'), lyricist);
+    await fs.writeFile(path.join(badDir, 'ideas', 'b', 'second.json'), lyricist);
+    const modulePaths = async (paths: string[]): Promise<string[]> => {
+      const out = await fs.mkdtemp(path.join(badDir, 'out-'));
+      const generated = await generateFromIdeas(paths, { outDir: out });
+      return Promise.all(
+        generated.files.map(
+          async (file) => /@Module\('([^']+)'/.exec(await fs.readFile(file.outFile, 'utf8'))![1]!,
+        ),
+      );
+    };
+    const first = path.join(badDir, 'ideas', 'a', 'first.json');
+    const second = path.join(badDir, 'ideas', 'b', 'second.json');
+    expect(await modulePaths([first])).toEqual(['first.json']);
+    expect(await modulePaths([path.join(badDir, 'ideas')])).toEqual([
+      'a/first.json',
+      'b/second.json',
+    ]);
+    expect(await modulePaths([first, second])).toEqual(['a/first.json', 'b/second.json']);
+  });
+
+  it('issue 27 item 8: an invalid schema is the InvalidSchemaError validate reports, before json-schema-to-typescript runs', async () => {
+    const idea = path.join(badDir, 'song.json');
+    await fs.writeFile(
+      idea,
+      JSON.stringify({
+        context: [],
+        schema: { id: 'song', type: 'object', properties: { a: { $ref: 'song#/definitions/a' } } },
+      }),
+    );
+    const error: unknown = await generateFromIdeas([idea], { outDir: badDir }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(InvalidSchemaError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ source: idea, jsonPath: '/schema' });
+    expect((error as Error).message).toContain('use "$id"');
   });
 
   it('issue 14 item 13: a dangling $ref in an Idea is an InvalidIdeaError naming the file and the ref', async () => {

@@ -62,17 +62,21 @@ describe("a decorated @Module('anonymous') + @Imports(['input']) tool, end to en
         properties: { summary: { type: 'string', description: 'One sentence' } },
         required: ['summary'],
       });
-      // … and its context is the Tool's brief (its own description), the imported input + the
-      // Call's params, nothing else (R-MOD-1). The imported input and the params' input message
-      // merge into one `¶input` data message.
-      expect(request!.messages.map((message) => message.role)).toEqual(['system', 'user']);
+      // … and its context is the Tool's brief (its own description), the imported input, then the
+      // Call's params as a message of their own, last (R-MOD-1, R-SCOPE-3; issue 27 item 10): the
+      // caller's input is `¶callerInput`, never merged into the module's own `¶input`.
+      expect(request!.messages.map((message) => message.role)).toEqual(['system', 'user', 'user']);
       expect(request!.messages[0]!.content).toBe(
         '## Tool: summarize\nSummarizes a topic from the user input',
       );
+      const [, imported, params] = request!.messages.map((message) => String(message.content));
+      expect(imported).toContain('## Data: ¶callerInput');
+      expect(imported).toContain('"audience": "children"');
+      expect(imported).not.toContain('topic');
+      expect(params).toMatch(/^## Data: ¶input\n/);
+      expect(params).toContain('"topic": "cats"');
+      expect(params).not.toContain('audience');
       const sent = request!.messages.map((message) => message.content).join('\n');
-      expect(sent).toContain('## Data: ¶input');
-      expect(sent).toContain('"audience": "children"');
-      expect(sent).toContain('"topic": "cats"');
       expect(sent).not.toContain('PARENT SYSTEM PROMPT');
       expect(sent).not.toContain('PARENT CHAT TEXT');
       expect(sent).not.toContain('PARENT STATE');

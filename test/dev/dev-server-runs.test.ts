@@ -68,10 +68,11 @@ describe('approvals', () => {
     expect(decided.status).toBe(202);
     const continued = await readEventStream(fixture.url, `/api/runs/${runId}/events`);
     const events = continued.filter((item) => item.event === 'run-event').map((item) => item.data);
-    // The new stream replays the first segment, then the continuation under the same run id.
+    // The new stream replays the first segment, then the continuation under the same run id: the
+    // run started new (issue 27 item 11) and was resumed once.
     expect(
       events.filter((event) => event.type === 'run-start').map((event) => event.resumed),
-    ).toEqual([true, true]);
+    ).toEqual([false, true]);
     expect(events.find((event) => event.type === 'call-end')).toMatchObject({
       callId: '0:0',
       output: { deleted: 'r-7' },
@@ -133,6 +134,26 @@ describe('approvals in an agent run', () => {
     expect(ends.map((event: any) => event.requestId)).toEqual(requestIds);
   });
 });
+
+describe('a new run is not a resumed one (issue 27 item 11)', () => {
+  it.each([
+    ['a Tool run (one Call on a state made for it)', 'order', orderParams()],
+    ['an agent Idea run', 'planner', { goal: 'new runs' }],
+  ])('%s: its first event is run-start with resumed: false', async (_label, tool, params) => {
+    const runId = await startRun(tool, params);
+    const stream = await readEventStream(fixture.url, `/api/runs/${runId}/events`);
+    const events = stream.filter((item) => item.event === 'run-event').map((item) => item.data);
+    expect(events[0]).toMatchObject({ type: 'run-start', runId, resumed: false });
+    expect(events.filter((event) => event.type === 'run-start')).toHaveLength(1);
+    const done = await settled(fixture.url, runId);
+    expect(done.run.status).toBe('completed');
+    expect(done.events[0]).toMatchObject({ type: 'run-start', resumed: false });
+  });
+});
+
+function orderParams(): object {
+  return { size: 'S', address: { street: 'Main 1', city: 'Oslo' }, items: ['logo'] };
+}
 
 describe('history', () => {
   it('lists runs newest first, with tool, status, duration and tokens, also after a restart on the same store', async () => {

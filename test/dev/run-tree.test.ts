@@ -252,6 +252,32 @@ describe('run tree reducer', () => {
     expect(failed).toMatchObject({ status: 'error', error: { code: 'PROVIDER_ERROR' } });
   });
 
+  it('keeps the latest partial output of a request (output-delta, issue 32 item 3); params deltas leave it', () => {
+    const base = { runId: 'run_A', path: A, requestId: 'run_A#1' };
+    const grown = reduceRunEvents(emptyRunTree(), [
+      ...events,
+      { ...base, type: 'output-delta', time: 1020, part: 'output', value: 'Hel' },
+      { ...base, type: 'output-delta', time: 1021, part: 'params', callIndex: 0, value: { a: 1 } },
+      { ...base, type: 'output-delta', time: 1022, part: 'output', value: 'Hello' },
+    ]);
+    expect(node<RequestNode>(grown, requestKey(A, 'run_A#1')).output).toBe('Hello');
+    expect(node<RequestNode>(tree, requestKey(A, 'run_A#1')).output).toBeUndefined();
+  });
+
+  it('shows a model’s reasoning apart from its solution text (issue 30 item 3)', () => {
+    const base = { runId: 'run_A', path: A, requestId: 'run_A#1' };
+    const thought = reduceRunEvents(emptyRunTree(), [
+      { ...base, type: 'request-start', time: 1, attempt: 0 },
+      { ...base, type: 'reasoning-delta', time: 2, index: 0, delta: 'Check the ' },
+      { ...base, type: 'reasoning-delta', time: 3, index: 0, delta: 'weather.' },
+      { ...base, type: 'solution-delta', time: 4, index: 0, delta: '{}' },
+    ]);
+    const request = node<RequestNode>(thought, requestKey(A, 'run_A#1'));
+    expect(request.reasoning).toEqual(['Check the weather.']);
+    expect(request.texts).toEqual(['{}']);
+    expect(node<RequestNode>(tree, requestKey(A, 'run_A#1')).reasoning).toBeUndefined();
+  });
+
   it('records each Call’s params, output or error and its status', () => {
     expect(node<CallNode>(tree, callKey(A, '1:0'))).toMatchObject({
       tool: 'summarize',

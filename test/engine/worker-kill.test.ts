@@ -24,7 +24,7 @@ describe('two worker processes on one queue (issue 18)', () => {
   it('a worker SIGKILLed mid-Activity: the other completes the run once, output as uninterrupted, no completed Call re-executed, steps checkpointed in DBOS', async () => {
     const reference = scenarioAgent(path.join(directory, 'uninterrupted.jsonl'), { fast: true });
     const uninterrupted = await reference.run({ task: TASKS.kill });
-    expect(uninterrupted.output).toBe('recorded a, recorded b, slept c, recorded d');
+    expect(uninterrupted.output).toBe('recorded a, recorded b, recorded d, slept c');
 
     const log = path.join(directory, 'effects.jsonl');
     const { environment, queue, workers, close } = await startTwoWorkers(db, 'kill-test', log);
@@ -93,26 +93,19 @@ describe('two worker processes on one queue (issue 18)', () => {
           WHERE workflow_uuid = $1 ORDER BY function_id`,
         [runId],
       );
-      // A DBOS step per model turn (Prompter, Generator, Discriminator), one that reports the Actor's
-      // Vessel, then one per Call (reserved in index order, so a replay numbers them alike), each
-      // recorded once and none failed: the steps before the kill by the victim, the Call step the kill
-      // interrupted (c, 1:2) and all after it by the survivor.
+      // A DBOS step per model turn (Prompter, Generator, Discriminator) that reports the Actor's
+      // Vessel it ends at (issue 31: no step of its own), then one per Call (reserved in index order,
+      // so a replay numbers them alike), each recorded once and none failed: the steps before the
+      // kill by the victim, the Call step the kill interrupted (c, 1:2) and all after it by the
+      // survivor. The last turn runs the answer's Vessel (no Calls) in its own step.
       const outcomes = steps.map((step) => JSON.parse(step.output).json as unknown);
-      const turn = {
-        kind: 'stepped',
-        ran: ['prompter', 'generator', 'discriminator'],
-        next: 'actor',
-      };
       expect(outcomes).toEqual([
-        expect.objectContaining(turn),
         { kind: 'actor', nodeId: 1, callIds: ['1:0', '1:1', '1:2'], moduleCallIds: [] },
         '1:0',
         '1:1',
         '1:2',
-        expect.objectContaining(turn),
         { kind: 'actor', nodeId: 5, callIds: ['5:0'], moduleCallIds: [] },
         '5:0',
-        expect.objectContaining(turn),
         {
           kind: 'done',
           result: expect.objectContaining({ status: 'completed', output: uninterrupted.output }),
@@ -120,20 +113,17 @@ describe('two worker processes on one queue (issue 18)', () => {
       ]);
       expect(steps.map((step) => step.function_name)).toEqual([
         'agent-step',
-        'agent-step',
         'call 1:0',
         'call 1:1',
         'call 1:2',
         'agent-step',
-        'agent-step',
         'call 5:0',
         'agent-step',
-        'agent-step',
       ]);
-      expect(steps.map((step) => step.function_id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(steps.map((step) => step.function_id)).toEqual([0, 1, 2, 3, 4, 5, 6]);
       expect(steps.every((step) => step.error === null)).toBe(true);
       expect(Number(steps[0]?.completed_at_epoch_ms)).toBeLessThan(killedAt);
-      expect(Number(steps[4]?.started_at_epoch_ms)).toBeGreaterThanOrEqual(killedAt);
+      expect(Number(steps[3]?.started_at_epoch_ms)).toBeGreaterThanOrEqual(killedAt);
 
       // The run store: completed exactly once; c's journal shows attempt 1, then attempt 2.
       const journal = await db.query<{
@@ -154,5 +144,7 @@ describe('two worker processes on one queue (issue 18)', () => {
     } finally {
       await close();
     }
-  }, 60_000);
+    // Two worker processes start (tsx, DBOS) inside the budget: the full suite on Node 24 once took
+    // over 60 s here while the test passes alone in 6 s; the run's own wait stays 30 s.
+  }, 120_000);
 });

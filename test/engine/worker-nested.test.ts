@@ -126,37 +126,36 @@ describe('nested runs as child workflows (issue 18)', () => {
              FROM ${system}.operation_outputs WHERE workflow_uuid = $1 ORDER BY function_id`,
           [workflowId],
         );
-      // The parent: its turn, the Actor's report naming the module Call, a step per Call, then the
-      // `nested-run` step that hands the helper's run off, and the child workflow it started.
+      // The parent: its turn, which reports the Actor step naming the module Call (issue 31: one
+      // step), a step per Call, then the `nested-run` step that hands the helper's run off, and the
+      // child workflow it started.
       const parentSteps = await stepsOf(runId);
-      expect(parentSteps.slice(0, 6).map((step) => step.function_name)).toEqual([
-        'agent-step',
+      expect(parentSteps.slice(0, 5).map((step) => step.function_name)).toEqual([
         'agent-step',
         'call 1:0',
         'call 1:1',
         'nested-run',
         'ideact-run',
       ]);
-      expect(JSON.parse(parentSteps[1]?.output ?? 'null').json).toEqual({
+      expect(JSON.parse(parentSteps[0]?.output ?? 'null').json).toEqual({
         kind: 'actor',
         nodeId: 1,
         callIds: ['1:0', '1:1'],
         moduleCallIds: ['1:0'],
       });
-      expect(JSON.parse(parentSteps[4]?.output ?? 'null').json).toEqual({
+      expect(JSON.parse(parentSteps[3]?.output ?? 'null').json).toEqual({
         callId: '1:0',
         runId: nestedRunId,
       });
-      expect(parentSteps[5]?.child_workflow_id).toBe(child.workflow_uuid);
+      expect(parentSteps[4]?.child_workflow_id).toBe(child.workflow_uuid);
       expect(parentSteps.every((step) => step.error === null)).toBe(true);
-      // The child: the nested agent's own steps, one per model turn and per Call.
+      // The child: the nested agent's own steps, one per model turn (the last one runs the answer's
+      // Vessel, which has no Calls) and per Call.
       const childSteps = await stepsOf(child.workflow_uuid);
       expect(childSteps.map((step) => step.function_name)).toEqual([
         'agent-step',
-        'agent-step',
         'call 3:0',
         'call 3:1',
-        'agent-step',
         'agent-step',
       ]);
       expect(childSteps.every((step) => step.error === null)).toBe(true);

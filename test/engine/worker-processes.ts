@@ -26,6 +26,8 @@ export interface WorkerEnvironment {
   systemSchema: string;
   queueName: string;
   log: string;
+  /** The child starts its worker again when it stops on its own (`superviseWorker`). */
+  restart?: boolean;
 }
 
 /** Starts a worker child and resolves once it consumes the queue (or rejects with its stderr). */
@@ -43,6 +45,7 @@ export function startWorkerProcess(environment: WorkerEnvironment): Promise<Work
         IDEACT_WORKER_SYSTEM_SCHEMA: environment.systemSchema,
         IDEACT_WORKER_QUEUE: environment.queueName,
         IDEACT_WORKER_LOG: environment.log,
+        IDEACT_WORKER_RESTART: environment.restart === true ? '1' : '',
       },
     },
   );

@@ -12,7 +12,7 @@ import {
   type EngineOptions,
   type Worker,
 } from 'ideact';
-import { CLI, runCli } from '../cli/run-cli';
+import { CLI, runCli, runPrintedCommand } from '../cli/run-cli';
 import { databaseForThisFile } from '../support/test-database';
 import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
 import { sideEffects, waitUntil } from './worker-processes';
@@ -103,18 +103,25 @@ describe('a worker on the test database (issue 18)', () => {
     });
     const text = await runCli(['runs', 'show', runId, ...cliDatabase]);
     expect(text.stdout).toContain('status    awaiting_approval');
-    expect(text.stdout).toContain(`ideact runs resume ${runId} --approve 1:0`);
+    // Issue 27 item 7: the suggested command names this store and queue (the URL without its
+    // password: PGPASSWORD supplies it), and works as printed.
+    const printed = /^decide with: (ideact runs resume .*) \(or --reject 1:0=reason/m.exec(
+      text.stdout,
+    )?.[1];
+    const url = new URL(db.url);
+    const password = decodeURIComponent(url.password);
+    url.password = '';
+    const database = ['--database-url', password === '' ? db.url : url.toString()];
+    expect(printed).toBe(
+      ['ideact runs resume', runId, ...database, ...cliDatabase.slice(2), '--approve 1:0'].join(
+        ' ',
+      ),
+    );
 
-    const resumed = await runCli([
-      'runs',
-      'resume',
-      runId,
-      ...cliDatabase,
-      '--approve',
-      '1:0',
-      '--wait',
-      '--json',
-    ]);
+    const resumed = await runPrintedCommand(printed!, {
+      extraArgs: ['--wait', '--json'],
+      ...(password === '' ? {} : { env: { PGPASSWORD: password } }),
+    });
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({
@@ -262,8 +269,9 @@ describe('a worker on the test database (issue 18)', () => {
         const output = JSON.parse(row.output).json as { kind?: string } | string;
         return `${row.function_name} → ${typeof output === 'string' ? output : output.kind}`;
       });
-    // The model turn and the Actor's plan were recorded; the Call step the stop abandoned was not.
-    expect(await steps()).toEqual(['agent-step → stepped', 'agent-step → actor']);
+    // The model turn, which reports the Actor's plan, was recorded; the Call step the stop
+    // abandoned was not.
+    expect(await steps()).toEqual(['agent-step → actor']);
 
     worker = await startTestWorker();
     expect(await queue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
@@ -276,13 +284,7 @@ describe('a worker on the test database (issue 18)', () => {
       'done #2',
     ]);
     // The Call is a DBOS step of its own, recorded once it ran on the second worker.
-    expect(await steps()).toEqual([
-      'agent-step → stepped',
-      'agent-step → actor',
-      'call 1:0 → 1:0',
-      'agent-step → stepped',
-      'agent-step → done',
-    ]);
+    expect(await steps()).toEqual(['agent-step → actor', 'call 1:0 → 1:0', 'agent-step → done']);
   }, 30_000);
 
   it('R-MOD-5 worker.stop() mid-nested-Activity abandons the parent and child steps; the next worker takes both over and completes the run', async () => {

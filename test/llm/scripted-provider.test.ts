@@ -60,6 +60,25 @@ describe('ScriptedProvider (ideact/testing)', () => {
     expect(solution.answer).toBe('x');
   });
 
+  it('records each request as sent: a message array grown or replaced later leaves earlier records as they were', async () => {
+    const provider = new ScriptedProvider([{ answer: 'a' }, { answer: 'b' }]);
+    const messages = [{ role: 'user' as const, content: 'first' }];
+    await provider.generate({ messages, schema });
+    messages.push({ role: 'user', content: 'second' });
+    messages[0] = { role: 'user', content: 'replaced' };
+    await provider.generate({ messages, schema });
+    expect(provider.requests[0]?.messages).toEqual([{ role: 'user', content: 'first' }]);
+    expect(provider.requests[1]?.messages).toEqual([
+      { role: 'user', content: 'replaced' },
+      { role: 'user', content: 'second' },
+    ]);
+    // The records are copies (the sent objects are the caller's), made once per object sent.
+    expect(provider.requests[1]?.messages[1]).not.toBe(messages[1]);
+    expect(provider.requests[1]?.schema).not.toBe(schema);
+    expect(provider.requests[1]?.schema).toBe(provider.requests[0]?.schema);
+    expect(provider.requests[1]?.schema).toEqual(schema);
+  });
+
   it('validates each solution against the request schema, naming the script index', async () => {
     const provider = new ScriptedProvider([{ answer: 'ok' }, { answer: 42 }]);
     await provider.generate(ask('q'));

@@ -45,15 +45,15 @@ describe('importing the built package', () => {
     expect(packagesLoadedBy("require('./dist')")).toEqual(['reflect-metadata']);
   });
 
-  it('the lazy entry (scripts/lazy-entry.mjs) leaves the runtime, container, agent loop and codegen modules unloaded', () => {
+  it('the lazy entry (scripts/lazy-entry.mjs) leaves the call pipeline, container, agent loop and codegen modules unloaded', () => {
     const loaded: string[] = JSON.parse(
       run(
         "require('./dist'); process.stdout.write(JSON.stringify(Object.keys(require.cache).map((file) => require('node:path').relative('dist', file))))",
       ),
     );
     for (const module of [
-      'runtime/executor.js',
-      'runtime/loop/agent.js',
+      'calls/executor.js',
+      'agent/agent.js',
       'container/create-container.js',
       'codegen/generate-from-ideas.js',
       'llm/openai/openai-provider.js',
@@ -68,7 +68,7 @@ describe('importing the built package', () => {
         "const ideact = require('./dist'); const names = Object.keys(ideact); " +
           'const missing = names.filter((name) => ideact[name] === undefined); ' +
           'process.stdout.write(JSON.stringify({ count: names.length, missing, ' +
-          "sameExecutor: ideact.Executor === require('./dist/runtime/executor').Executor, " +
+          "sameExecutor: ideact.Executor === require('./dist/calls/executor').Executor, " +
           "sameTool: ideact.Tool === require('./dist/decorators/tool.decorator').Tool }))",
       ),
     ) as { count: number; missing: string[]; sameExecutor: boolean; sameTool: boolean };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { formatJson } from 'ideact';
+import { referenceFormatJson } from './support/format-json-reference';
 
 describe('formatJson (R-DATA-3)', () => {
   it('always expands the root, even when it would fit on one line', () => {
@@ -68,5 +69,38 @@ describe('formatJson with hostile keys', () => {
     const value = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as unknown;
     expect(formatJson(value)).toBe('{\n  "__proto__": { "polluted": true },\n  "a": 1\n}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('formatJson is byte-identical to the straightforward printer (issue 28: one pass, no copy)', () => {
+  /** JSON-ish values with what JSON.stringify normalises: undefined, BigInts, toJSON, NaN, long text. */
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ minLength: 60, maxLength: 90 }),
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(null, true, false, undefined, Number.NaN, Infinity, -0),
+      fc.bigInt(),
+      fc.date({ noInvalidDate: true }),
+    ),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      tie('leaf'),
+      fc.array(tie('node'), { maxLength: 6 }),
+      fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constant('__proto__')), tie('node'), {
+        maxKeys: 6,
+      }),
+      tie('leaf').map((inner) => ({ toJSON: () => inner })),
+    ),
+  })).node;
+
+  it('prints every value exactly as the reference does', () => {
+    fc.assert(
+      fc.property(value, (input) => {
+        expect(formatJson(input)).toBe(referenceFormatJson(input));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -100,6 +100,19 @@ describe('R-REQ-3 + issue 14 item 6: issues of a Call speak of the tool it names
     expect(lines.join('\n')).not.toContain('must be equal to constant');
   });
 
+  it('with one Tool too (a one-branch anyOf): an unknown or missing tool is one line, a wrong param its own issue (issue 27 item 5)', () => {
+    const single = buildVesselSchema([getTime]);
+    const lines = (calls: unknown[]): string[] =>
+      formatIssues(validateJson(single, { calls, output: null })).split('\n');
+    expect(lines([{ _tool: 'zorblax', zone: 5, extra: true }])).toEqual([
+      '/calls/0/_tool: unknown tool "zorblax"; known tools: getTime',
+    ]);
+    expect(lines([{ zone: 'UTC' }])).toEqual([
+      "/calls/0: must have required property '_tool' (known tools: getTime)",
+    ]);
+    expect(lines([{ _tool: 'getTime', zone: 5 }])).toEqual(['/calls/0/zone: must be string']);
+  });
+
   it('a Call without _tool is one issue listing the known tools', () => {
     expect(issuesOf([{ city: 'Oslo' }])).toEqual([
       "/calls/0: must have required property '_tool' (known tools: getWeather, getTime)",

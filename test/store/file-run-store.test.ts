@@ -10,9 +10,9 @@ import {
   type AgentState,
   type FileRunStoreOptions,
 } from 'ideact';
-import { commitEntry } from '../../src/runtime/loop/run-journal';
-import { markState, rollbackState } from '../../src/runtime/loop/state-tree';
-import type { JournalEntry, RunHeader } from '../../src/runtime/run-store';
+import { commitEntry } from '../../src/runs/run-journal';
+import { markState, rollbackState } from '../../src/runs/state-tree';
+import type { JournalEntry, RunHeader } from '../../src/runs/run-store';
 import {
   journalLines,
   recordRun,
@@ -67,6 +67,26 @@ describe('FileRunStore: create, append, load (issue 18 item 1)', () => {
     });
     await newStore({ dir }).create(nested, weather.initial);
     expect((await newStore({ dir }).load(nested.runId))?.header).toEqual(nested);
+  });
+
+  it('issue 33: a run an eval started keeps its experiment, case and trial in its header (load and list)', async () => {
+    const dir = await tempDir();
+    const experiment = { id: 'music-20260101T000000-ab12', case: 'ballad', trial: 3 };
+    const tagged = header('run_tagged', { experiment });
+    await newStore({ dir }).create(tagged, weather.initial);
+    const store = newStore({ dir });
+    expect((await store.load(tagged.runId))?.header).toEqual(tagged);
+    expect((await store.list()).find((row) => row.runId === tagged.runId)?.experiment).toEqual(
+      experiment,
+    );
+    // An experiment's runs, found by its id (RunFilter.experiment); others and untagged runs are not.
+    await store.create(header('run_untagged'), weather.initial);
+    await store.create(
+      header('run_other', { experiment: { ...experiment, id: 'music-20260102T000000-cd34' } }),
+      weather.initial,
+    );
+    const ofExperiment = await store.list({ experiment: experiment.id });
+    expect(ofExperiment.map((row) => row.runId)).toEqual([tagged.runId]);
   });
 
   it('loads the state of a scripted run equal to the in-memory one, with header and status', async () => {
@@ -370,6 +390,21 @@ describe('FileRunStore: torn writes', () => {
       /journal line 3 is a commit from node 40/,
     );
   });
+
+  it('a torn checkpoint.json is an InvalidAgentStateError naming the file and the JSON path it breaks off in, as a torn state file is (issue 27 item 11)', async () => {
+    const dir = await tempDir();
+    await storeRun(newStore({ dir }), weather, 0);
+    const file = path.join(dir, weather.runId, 'checkpoint.json');
+    const text = await fs.readFile(file, 'utf8');
+    // Cut inside the text of the stored state's first node.
+    await fs.writeFile(file, text.slice(0, text.indexOf('"text":"') + 10));
+    const loading = newStore({ dir }).load(weather.runId);
+    await expect(loading).rejects.toThrow(InvalidAgentStateError);
+    await expect(loading).rejects.toMatchObject({ file, jsonPath: '/state/nodes/0/message' });
+    await expect(loading).rejects.toThrow(
+      `"${file}" is invalid at /state/nodes/0/message: not valid JSON, the file is torn or broken there`,
+    );
+  });
 });
 
 describe('FileRunStore: list and delete', () => {
@@ -561,13 +596,19 @@ describe('FileRunStore: durability', () => {
     const syncs = await observeSyncs();
     await storeRun(store, weather);
     const counts = await syncs();
-    // A checkpoint after every 5th commit; the status changes once (to completed): run.json.
+    // create (issue 27 item 9): the run folder is built as `.<runId>.tmp` (its checkpoint.json and
+    // run.json written in it and synced, then the folder), renamed into place, the store's dir synced.
+    // Then a checkpoint after every 5th commit; the status changes once (to completed): run.json.
     const commits = weather.entries.filter((entry) => entry.type === 'commit').length;
     expect(counts).toEqual({
+      'checkpoint.json': 1,
+      'run.json': 1,
+      [`.${weather.runId}.tmp`]: 1,
+      [path.basename(dir)]: 1,
       'journal.jsonl': weather.entries.length,
-      '.checkpoint.json.tmp': 1 + Math.floor(commits / 5), // create, then each checkpoint
-      '.run.json.tmp': 2, // create, completed
-      [weather.runId]: 3 + Math.floor(commits / 5), // the run folder, after each rename
+      '.checkpoint.json.tmp': Math.floor(commits / 5), // each checkpoint
+      '.run.json.tmp': 1, // completed
+      [weather.runId]: 1 + Math.floor(commits / 5), // the run folder, after each rename
     });
   });
 

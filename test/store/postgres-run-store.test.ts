@@ -12,8 +12,8 @@ import {
 } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 import { Pool } from 'pg';
-import { commitEntry } from '../../src/runtime/loop/run-journal';
-import type { JournalEntry, RunHeader, RunStore } from '../../src/runtime/run-store';
+import { commitEntry } from '../../src/runs/run-journal';
+import type { JournalEntry, RunHeader, RunStore } from '../../src/runs/run-store';
 import {
   makeRunModuleRoot,
   nestedScript,
@@ -21,7 +21,7 @@ import {
   removeRunModuleRoot,
   summarizeTool,
   sunny,
-} from '../runtime/loop/run-fixtures';
+} from '../agent/run-fixtures';
 import { databaseForThisFile } from '../support/test-database';
 
 /**
@@ -313,16 +313,21 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     ]);
     expect(await openStore({ schema }).list()).toHaveLength(2);
     const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
-    expect(versions).toEqual([{ version: 2 }]);
+    expect(versions).toEqual([{ version: 4 }]);
   });
 
-  it('a schema at version 1 migrates to 2 with its runs kept; a nested run keeps the module in its header (a worker rebuilds its agent from it)', async () => {
+  it('a schema at version 1 migrates to the latest (4) with its runs kept; a nested run keeps the module in its header (a worker rebuilds its agent from it)', async () => {
     const schema = database.newSchema();
     const old = openStore({ schema });
     const kept = header();
     await old.create(kept, textState(1));
-    // What an ideact before nested child workflows left: no nested_module column, version 1.
+    // What an ideact before nested child workflows left: no nested_module column (nor the later
+    // experiment column), version 1.
     await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN nested_module`);
+    // …nor the served runs' labels and events (version 3, issue 32).
+    await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN labels`);
+    await database.query(`DROP TABLE "${schema}".run_events`);
+    await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN experiment`);
     await database.query(`UPDATE "${schema}".schema_version SET version = 1`);
 
     const store = openStore({ schema });
@@ -338,7 +343,37 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     expect((await store.load(nested.runId))?.header).toEqual(nested);
     expect((await store.load(kept.runId))?.header).toEqual(kept);
     const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
-    expect(versions).toEqual([{ version: 2 }]);
+    expect(versions).toEqual([{ version: 4 }]);
+  });
+
+  it('issue 33: a schema at version 3 migrates to 4 with its runs kept; a run an eval started keeps its experiment in its header (list and load)', async () => {
+    const schema = database.newSchema();
+    const old = openStore({ schema });
+    const kept = header();
+    await old.create(kept, textState(1));
+    // What an ideact before evals left: no experiment column, version 3.
+    await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN experiment`);
+    await database.query(`UPDATE "${schema}".schema_version SET version = 3`);
+
+    const store = openStore({ schema });
+    const tagged = header({
+      experiment: { id: 'music-20260101T000000-ab12', case: 'ballad', trial: 2 },
+    });
+    await store.create(tagged, textState(1));
+    expect((await store.load(tagged.runId))?.header).toEqual(tagged);
+    expect((await store.load(kept.runId))?.header).toEqual(kept);
+    const listed = await store.list();
+    expect(listed.find((row) => row.runId === tagged.runId)?.experiment).toEqual(tagged.experiment);
+    expect(listed.find((row) => row.runId === kept.runId)).not.toHaveProperty('experiment');
+    // An experiment's runs, found by its id (RunFilter.experiment).
+    const other = header({
+      experiment: { id: 'music-20260102T000000-cd34', case: 'ballad', trial: 1 },
+    });
+    await store.create(other, textState(1));
+    const ofExperiment = await store.list({ experiment: 'music-20260101T000000-ab12' });
+    expect(ofExperiment.map((row) => row.runId)).toEqual([tagged.runId]);
+    const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
+    expect(versions).toEqual([{ version: 4 }]);
   });
 
   it('create on an existing id rejects with RunExistsError; append to an unknown run with RunNotFoundError; load of one is undefined', async () => {

@@ -23,7 +23,7 @@ import {
   removeRunModuleRoot,
   summarizeTool,
   sunny,
-} from '../runtime/loop/run-fixtures';
+} from '../agent/run-fixtures';
 
 /**
  * `stateFile` as a shorthand for a FileRunStore of one run (issue 18, R-LOOP-5): the file names the

@@ -9,8 +9,8 @@ import {
   type ToolSchema,
 } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
-import { commitEntry } from '../../src/runtime/loop/run-journal';
-import type { JournalEntry } from '../../src/runtime/run-store';
+import { commitEntry } from '../../src/runs/run-journal';
+import type { JournalEntry } from '../../src/runs/run-store';
 
 /** Shared by the FileRunStore tests: temp folders, scripted runs and their journal entries. */
 

@@ -7,9 +7,13 @@ import { ExitCode, type ExitCodeValue } from '../exit-codes';
 export interface DevCommandOptions {
   ideas?: string;
   config?: string;
+  /** The experiments folder the Evals page shows (default .ideact/evals). */
+  evals?: string;
   port?: string;
   host?: string;
   open?: boolean;
+  /** `--model`: the model by prefix (`anthropic:claude-sonnet-4-5`) or a name for the openai provider. */
+  model?: string;
 }
 
 /**
@@ -21,11 +25,11 @@ export async function devCommand(
   io: CliIo,
   signals: { once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void } = process,
 ): Promise<ExitCodeValue> {
-  if (options.ideas === undefined && options.config === undefined) {
+  if (options.ideas === undefined && options.config === undefined && options.evals === undefined) {
     throw new CliUsageError({
       option: '--ideas / --config',
       reason: 'the playground needs something to serve',
-      fix: 'Pass --ideas DIR (a folder of Idea files), --config FILE (a module exporting a container), or both.',
+      fix: 'Pass --ideas DIR (a folder of Idea files), --config FILE (a module exporting a container), or both (or --evals DIR for the Evals page alone).',
     });
   }
   const port = portOf(options.port);
@@ -37,9 +41,11 @@ export async function devCommand(
     server = await startDevServer({
       ...(options.ideas === undefined ? {} : { ideasDir: options.ideas }),
       ...(options.config === undefined ? {} : { config: options.config }),
+      ...(options.evals === undefined ? {} : { evalsDir: options.evals }),
       host,
       port,
       env: io.env,
+      ...(options.model === undefined ? {} : { model: options.model }),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -6,8 +6,9 @@ import type { Provider } from '../../llm/provider';
 import type { Idea } from '../../protocol/idea';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
-import type { Agent } from '../../runtime/loop/agent';
+import type { Agent } from '../../agent/agent';
 import type { CliIo } from '../cli-io';
+import { selectProvider } from './select-provider';
 
 /**
  * Agents built from Idea files for the commands that run stored runs (`ideact worker`, `ideact runs
@@ -65,7 +66,7 @@ export async function ideaAgents(options: IdeaAgentOptions, io: CliIo): Promise<
     }
     byName.set(name, file);
   }
-  const provider = await selectProvider(options, io);
+  const { provider, model } = await selectProvider(options, io);
   const made = new Map<string, Promise<Agent>>();
   const names = [...byName.keys()].sort();
   return {
@@ -78,7 +79,7 @@ export async function ideaAgents(options: IdeaAgentOptions, io: CliIo): Promise<
       }
       let agent = made.get(key);
       if (agent === undefined) {
-        agent = buildAgent(file, provider, options);
+        agent = buildAgent(file, provider, model, options);
         made.set(key, agent);
       }
       return agent;
@@ -106,6 +107,7 @@ export async function ideaRunStart(
 async function buildAgent(
   file: string,
   provider: Provider,
+  model: string | undefined,
   options: IdeaAgentOptions,
 ): Promise<Agent> {
   const { readIdeaFile } = await import('../../codegen/read-idea-file');
@@ -115,8 +117,9 @@ async function buildAgent(
   return createAgent({
     tools: vesselIdeaParts(idea)?.tools ?? [],
     provider,
-    moduleRoot: path.resolve(options.moduleRoot ?? process.cwd()),
-    ...(options.model === undefined ? {} : { model: options.model }),
+    // Each Idea's own folder, as `ideact run <file>` resolves its modules.
+    moduleRoot: path.resolve(options.moduleRoot ?? path.dirname(file)),
+    ...(model === undefined ? {} : { model }),
   });
 }
 
@@ -146,34 +149,4 @@ async function withInput(idea: Idea, value: unknown, file: string): Promise<Mess
     });
   }
   return context;
-}
-
-/** `--provider offline|openai`, else the environment's (OPENAI_API_KEY / OPENAI_BASE_URL), else offline. */
-export async function selectProvider(options: IdeaAgentOptions, io: CliIo): Promise<Provider> {
-  const { OfflineProvider } = await import('../../llm/offline/offline-provider');
-  if (options.provider === 'offline') return new OfflineProvider();
-  const { OpenAIProvider } = await import('../../llm/openai/openai-provider');
-  if (options.provider === 'openai') {
-    return new OpenAIProvider({
-      env: io.env,
-      ...(options.model === undefined ? {} : { model: options.model }),
-    });
-  }
-  if (options.provider !== undefined) {
-    throw new CliUsageError({
-      option: '--provider',
-      reason: `unknown provider "${options.provider}"`,
-      fix: 'Pass --provider openai or --provider offline.',
-    });
-  }
-  if (io.env.OPENAI_API_KEY !== undefined || io.env.OPENAI_BASE_URL !== undefined) {
-    return new OpenAIProvider({
-      env: io.env,
-      ...(options.model === undefined ? {} : { model: options.model }),
-    });
-  }
-  io.stderr(
-    `ideact: no provider configured, so using --provider offline. ${OfflineProvider.notice}\n`,
-  );
-  return new OfflineProvider();
 }

@@ -23,6 +23,8 @@ export interface McpServeOptions {
   provider?: string;
   model?: string;
   moduleRoot?: string;
+  /** `--no-approval` sets it false: tools that need approval run without asking (warned at start). */
+  approval?: boolean;
 }
 
 /**
@@ -41,7 +43,10 @@ export async function mcpServeCommand(options: McpServeOptions, io: CliIo): Prom
   const port = options.http === undefined ? undefined : parsePort(options.http);
   const source = await sourceOf(options, io);
   const { createMcpServer } = await import('../../mcp/server/create-mcp-server');
-  const server = await createMcpServer(source, { version: packageVersion() });
+  const server = await createMcpServer(source, {
+    version: packageVersion(),
+    approval: options.approval === false ? 'skip' : 'ask',
+  });
   const names = server.listTools().map((tool) => tool.name);
 
   if (port === undefined) {
@@ -101,7 +106,7 @@ async function sourceOf(options: McpServeOptions, io: CliIo): Promise<McpServerS
   const provider =
     config?.provider !== undefined && options.provider === undefined
       ? config.provider
-      : await (await import('./idea-agents')).selectProvider(options, io);
+      : (await (await import('./select-provider')).selectProvider(options, io)).provider;
   const moduleRoot = options.moduleRoot ?? config?.moduleRoot;
   if (options.ideas === undefined) {
     const { createContainer } = await import('../../container/create-container');
@@ -131,7 +136,7 @@ async function loadConfig(file: string): Promise<ContainerInstance | IdeactConfi
     throw new CliUsageError({
       option: '--config',
       reason: `cannot load ${file} (${error instanceof Error ? error.message : String(error)})`,
-      fix: 'Pass a .js, .cjs or .mjs module that exports a container or a createContainer config.',
+      fix: 'Pass a .js, .cjs or .mjs module (or .ts, .mts, .cts with tsx installed) that exports a container or a createContainer config.',
       cause: error,
     });
   }

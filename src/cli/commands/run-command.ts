@@ -5,16 +5,18 @@ import { isInputMessage } from '../../protocol/data-view';
 import type { Idea } from '../../protocol/idea';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { Message } from '../../protocol/message';
-import type { Provider } from '../../llm/provider';
-import type { AgentResult } from '../../runtime/loop/agent-options';
-import type { AgentState } from '../../runtime/loop/agent-state';
-import type { RunEvent } from '../../runtime/run-event';
+import type { AgentResult } from '../../agent/agent-options';
+import type { AgentState } from '../../runs/agent-state';
+import type { RunEvent } from '../../runs/run-event';
 import type { CliIo } from '../cli-io';
 import { ExitCode, type ExitCodeValue } from '../exit-codes';
 import { seconds } from '../progress/progress-format';
 import { createRunProgress } from '../progress/run-progress';
 import type { TraceFile } from '../trace/trace-file';
+import { raisedTurns } from './resume-suggestion';
+import { ideaRunOrigin, withRunOrigin } from './run-origin-store';
 import { positiveInteger } from './run-store-options';
+import { selectProvider } from './select-provider';
 
 /** Options of `ideact run` as commander parsed them (strings; checked here). */
 export interface RunCommandOptions {
@@ -65,7 +67,7 @@ export async function runCommand(
   const idea = await readIdeaFile(ideaFile);
   const context =
     input === undefined ? idea.context : withInput(idea, input.value, ideaFile, ideact);
-  const provider = selectProvider(options, io, ideact);
+  const { provider, model } = await selectProvider(options, io, { announce: true });
   const parts = vesselIdeaParts({ ...idea, context });
   const tools = parts?.tools ?? [];
   const output: JSONSchema | undefined = parts === undefined ? idea.schema : parts.output;
@@ -80,8 +82,9 @@ export async function runCommand(
   const agent = ideact.createAgent({
     tools,
     provider,
-    moduleRoot: path.resolve(options.moduleRoot ?? process.cwd()),
-    ...(options.model === undefined ? {} : { model: options.model }),
+    // `_module: "helper.json"` names the Idea's sibling, wherever the command runs (like an import).
+    moduleRoot: path.resolve(options.moduleRoot ?? path.dirname(ideaFile)),
+    ...(model === undefined ? {} : { model }),
     ...(tracing === undefined ? {} : { trace: { tracer: tracing.tracer } }),
   });
 
@@ -105,6 +108,12 @@ export async function runCommand(
   let result: AgentResult;
   let state: AgentState | undefined;
   let unsubscribe = (): void => undefined;
+  // `--state FILE` is the one-run store of FILE, whose run header records this Idea (RunHeader.origin).
+  const origin = ideaRunOrigin(ideaFile, options.moduleRoot);
+  const store =
+    options.state === undefined || options.resume !== undefined
+      ? undefined
+      : withRunOrigin(new ideact.StateFileRunStore(options.state), origin);
   try {
     const run =
       options.resume !== undefined
@@ -114,7 +123,7 @@ export async function runCommand(
             output,
             maxTurns,
             signal: controller.signal,
-            ...(options.state === undefined ? {} : { stateFile: options.state }),
+            ...(store === undefined ? {} : { store }),
           });
     state = run.state;
     unsubscribe = run.subscribe(onEvent, { deltas: json || progress.wantsDeltas });
@@ -124,6 +133,7 @@ export async function runCommand(
     await saveOnFailure(state, options, ideaFile, io, ideact.saveStateFile);
     throw error;
   } finally {
+    await store?.close?.();
     unsubscribe();
     process.removeListener('SIGINT', onSigint);
     progress.finish();
@@ -138,7 +148,7 @@ export async function runCommand(
     reportFailedCalls(result, io);
     const saved = await saveState(result, options, ideaFile, ideact.saveStateFile);
     io.stderr(
-      `ideact: state saved to ${saved}; continue with: ideact run ${ideaFile} --resume ${saved}\n`,
+      `ideact: state saved to ${saved}; continue with: ${continueCommand(ideaFile, saved, options, result)}\n`,
     );
     return ExitCode.interrupted;
   }
@@ -154,7 +164,7 @@ export async function runCommand(
     result.state.nextStep.module === 'done' ? result.state.nextStep.args.error : undefined;
   io.stderr(
     `ideact: the run ended without an output (${result.stopReason}${error === undefined ? '' : `: ${error.code}: ${error.message}`}); ` +
-      `state saved to ${saved}; continue with: ideact run ${ideaFile} --resume ${saved}\n`,
+      `state saved to ${saved}; continue with: ${continueCommand(ideaFile, saved, options, result)}\n`,
   );
   return ExitCode.failure;
 }
@@ -228,49 +238,6 @@ function withInput(idea: Idea, value: unknown, ideaFile: string, ideact: IdeactM
   return [...before, message, ...rest.slice(before.length)];
 }
 
-function selectProvider(options: RunCommandOptions, io: CliIo, ideact: IdeactModule): Provider {
-  let provider: Provider;
-  if (options.provider === 'offline') provider = new ideact.OfflineProvider();
-  else if (options.provider === 'openai') {
-    try {
-      provider = new ideact.OpenAIProvider({
-        env: io.env,
-        ...(options.model === undefined ? {} : { model: options.model }),
-      });
-    } catch (error) {
-      if (ideact.MissingApiKeyError.isInstance(error)) {
-        throw new CliUsageError({
-          option: '--provider openai',
-          reason: 'needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server)',
-          fix: 'Set one of them in the environment, or use --provider offline to run without a model.',
-          cause: error,
-        });
-      }
-      throw error;
-    }
-  } else {
-    // The CLI, not the library, chooses the offline stand-in when nothing is configured (and says so).
-    try {
-      provider = ideact.createDefaultProvider(io.env);
-    } catch (error) {
-      if (!ideact.MissingProviderError.isInstance(error)) throw error;
-      io.stderr(
-        `ideact: no provider configured, so using --provider offline. ${ideact.OfflineProvider.notice}\n`,
-      );
-      return new ideact.OfflineProvider();
-    }
-    if (options.model !== undefined && provider instanceof ideact.OpenAIProvider) {
-      provider = new ideact.OpenAIProvider({ env: io.env, model: options.model });
-    }
-  }
-  if (provider instanceof ideact.OfflineProvider) {
-    io.stderr(`ideact: ${ideact.OfflineProvider.notice}\n`);
-  } else {
-    io.stderr(`ideact: provider ${provider.name ?? 'custom'}\n`);
-  }
-  return provider;
-}
-
 /**
  * After the output, on stderr: every Call whose result was an error (the model saw it, R-CALL-5), so a
  * run that ended with an output still shows what failed on the way; stacks of non-ideact errors too.
@@ -288,6 +255,22 @@ function reportFailedCalls(result: AgentResult, io: CliIo): void {
   }
 }
 
+/**
+ * The command that continues the run saved in `saved`: the same Idea (and --module-root, if given);
+ * a run stopped by its turn limit gets as many turns again (else it would stop at once).
+ */
+function continueCommand(
+  ideaFile: string,
+  saved: string,
+  options: RunCommandOptions,
+  result: AgentResult,
+): string {
+  const root = options.moduleRoot === undefined ? '' : ` --module-root ${options.moduleRoot}`;
+  const turns =
+    result.stopReason === 'max_turns' ? ` --max-turns ${raisedTurns(result.state)}` : '';
+  return `ideact run ${ideaFile}${root} --resume ${saved}${turns}`;
+}
+
 /** Where the state goes when the run has no --state/--resume file: `<idea>.state.json` in the cwd. */
 function defaultStateFile(ideaFile: string): string {
   const base = path.basename(ideaFile).replace(/(\.idea)?\.json$/i, '');
@@ -303,7 +286,7 @@ async function saveState(
   const file = options.resume ?? options.state;
   if (file !== undefined) return file; // the agent saved it after every step
   const target = defaultStateFile(ideaFile);
-  await save(target, result.state);
+  await save(target, result.state, { origin: ideaRunOrigin(ideaFile, options.moduleRoot) });
   return target;
 }
 
@@ -317,7 +300,7 @@ async function saveOnFailure(
   if (state === undefined || options.state !== undefined || options.resume !== undefined) return;
   const target = defaultStateFile(ideaFile);
   try {
-    await save(target, state);
+    await save(target, state, { origin: ideaRunOrigin(ideaFile, options.moduleRoot) });
     io.stderr(`ideact: state saved to ${target}\n`);
   } catch {
     // The run's own error is what the user needs to see.

@@ -1,20 +1,24 @@
-import type { OpenCall, RunHeader, RunSummary, StoredRun } from '../../runtime/run-store';
+import type { OpenCall, RunHeader, RunSummary, StoredRun } from '../../runs/run-store';
 import { workerRunResult, type WorkerRunResult } from '../../engine/worker-run-result';
 import { seconds } from '../progress/progress-format';
+import type { ResumeSuggestion } from './resume-suggestion';
 
 /** What `ideact runs show --json` prints: the run's result plus its header and open Calls. */
 export interface RunReport extends WorkerRunResult, Omit<RunHeader, 'runId'> {
   /** Calls started and not ended (a crash): they run again, attempt + 1, when the run goes on. */
   openCalls: OpenCall[];
+  /** How to continue the run (a command, or the code API for a code-defined agent), if it can go on. */
+  resume?: ResumeSuggestion;
 }
 
-/** The report of a stored run. */
-export function runReport(stored: StoredRun): RunReport {
+/** The report of a stored run, with how to resume it when the store it was read from is known. */
+export function runReport(stored: StoredRun, resume?: ResumeSuggestion): RunReport {
   const { runId, ...header } = stored.header;
   return {
     ...workerRunResult(runId, stored.state, stored.status),
     ...header,
     openCalls: stored.openCalls,
+    ...(resume === undefined ? {} : { resume }),
   };
 }
 
@@ -60,12 +64,30 @@ export function formatRunReport(report: RunReport): string {
         `  ${call.callId} ${call.tool} ${oneLine(JSON.stringify(call.params), 120)}${why}`,
       );
     }
-    const first = interruptions[0]?.callId ?? 'CALLID';
-    lines.push(
-      `decide with: ideact runs resume ${report.runId} --approve ${first} (or --reject ${first}=reason)`,
-    );
   }
+  lines.push(...resumeLines(report.resume));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * How `runs show` prints a resume suggestion: `resume with: <command>` (`decide with:` when it carries
+ * an approval, plus the --reject alternative), or the code API on a line of its own.
+ */
+function resumeLines(resume: ResumeSuggestion | undefined): string[] {
+  if (resume === undefined) return [];
+  const verb = resume.approves === undefined ? 'resume' : 'decide';
+  const when = resume.ifDead === true ? 'if the process running it has died, ' : '';
+  if (resume.kind === 'command') {
+    const reject =
+      resume.approves === undefined
+        ? ''
+        : ` (or --reject ${resume.approves}=reason instead of --approve)`;
+    return [`${when}${verb} with: ${resume.text}${reject}`];
+  }
+  return [
+    `${when}${verb} from the code that defines its agent (the run was not started from an Idea file):`,
+    `  ${resume.text}`,
+  ];
 }
 
 /** `ideact runs list` as text: one run per line, newest first. */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { CliUsageError } from '../../errors/cli-usage.error';
-import type { RunStore } from '../../runtime/run-store';
+import type { RunStore } from '../../runs/run-store';
 import type { EngineOptions } from '../../engine/engine-options';
 
 /**

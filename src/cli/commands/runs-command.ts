@@ -1,7 +1,8 @@
 import { CliUsageError } from '../../errors/cli-usage.error';
-import type { RunStatus } from '../../runtime/run-store';
+import { isRunStatus, RUN_STATUSES } from '../../runs/run-store';
 import type { CliIo } from '../cli-io';
 import { ExitCode, type ExitCodeValue } from '../exit-codes';
+import { resumeSuggestion } from './resume-suggestion';
 import { formatRunList, formatRunReport, runReport } from './run-report';
 import {
   engineOptionsOf,
@@ -16,26 +17,18 @@ export interface RunsListOptions extends RunStoreOptions {
   limit?: string;
   /** Also nested runs (default: top-level runs only). */
   all?: boolean;
+  /** Only the case runs of this eval experiment. */
+  experiment?: string;
 }
-
-const STATUSES: readonly RunStatus[] = [
-  'running',
-  'awaiting_approval',
-  'planned',
-  'completed',
-  'stopped',
-  'failed',
-  'cancelled',
-];
 
 /** `ideact runs list`: the store's runs, newest first (top-level only unless `--all`). */
 export async function runsListCommand(options: RunsListOptions, io: CliIo): Promise<ExitCodeValue> {
   const status = options.status;
-  if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
+  if (status !== undefined && !isRunStatus(status)) {
     throw new CliUsageError({
       option: '--status',
       reason: `unknown status "${status}"`,
-      fix: `Pass one of: ${STATUSES.join(', ')}.`,
+      fix: `Pass one of: ${RUN_STATUSES.join(', ')}.`,
     });
   }
   const limit = positiveInteger(options.limit, '--limit') ?? 50;
@@ -43,8 +36,9 @@ export async function runsListCommand(options: RunsListOptions, io: CliIo): Prom
   try {
     const runs = await store.list({
       limit,
-      ...(status === undefined ? {} : { status: status as RunStatus }),
+      ...(status === undefined ? {} : { status }),
       ...(options.all === true ? {} : { parentRunId: null }),
+      ...(options.experiment === undefined ? {} : { experiment: options.experiment }),
     });
     io.stdout(options.json === true ? `${JSON.stringify(runs, null, 2)}\n` : formatRunList(runs));
     return ExitCode.ok;
@@ -62,7 +56,8 @@ export async function runsShowCommand(
   const store = await openRunStore(options);
   try {
     const { loadStoredRun } = await import('../../engine/stored-run-control');
-    const report = runReport(await loadStoredRun(store, runId));
+    const stored = await loadStoredRun(store, runId);
+    const report = runReport(stored, resumeSuggestion(stored, options));
     io.stdout(
       options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatRunReport(report),
     );

@@ -1,9 +1,12 @@
 import { CliUsageError } from '../../errors/cli-usage.error';
-import type { ApprovalDecision } from '../../runtime/loop/approval-decision';
+import type { ApprovalDecision } from '../../calls/call-approval';
+import type { StoredRun } from '../../runs/run-store';
 import type { CliIo } from '../cli-io';
 import { ExitCode, type ExitCodeValue } from '../exit-codes';
 import { agentNameOf, ideaAgents, ideaRunStart, type IdeaAgentOptions } from './idea-agents';
-import { formatRunReport, runReport, type RunReport } from './run-report';
+import { ideaRunOrigin } from './run-origin-store';
+import { resumeSuggestion } from './resume-suggestion';
+import { formatRunReport, runReport } from './run-report';
 import {
   engineOptionsOf,
   openRunStore,
@@ -58,7 +61,7 @@ export async function runsResumeCommand(
       }
       await queue.wait(runId, { workflowId: enqueued.workflowId });
       const { loadStoredRun } = await import('../../engine/stored-run-control');
-      return report(runReport(await loadStoredRun(queue.store, runId)), options, io);
+      return report(await loadStoredRun(queue.store, runId), options, io);
     } finally {
       await queue.close();
     }
@@ -71,7 +74,7 @@ export async function runsResumeCommand(
     await reopenStoredRun(store, runId, reopen);
     const agent = await agents.agentFor(options.agent);
     await (await agent.resumeRun(runId, { store })).result();
-    return report(runReport(await loadStoredRun(store, runId)), options, io);
+    return report(await loadStoredRun(store, runId), options, io);
   } finally {
     await agents.dispose();
     await store.close?.();
@@ -127,14 +130,25 @@ export async function runsEnqueueCommand(
     }
     await queue.wait(enqueued.runId, { workflowId: enqueued.workflowId });
     const { loadStoredRun } = await import('../../engine/stored-run-control');
-    return report(runReport(await loadStoredRun(queue.store, enqueued.runId)), options, io);
+    return report(await loadStoredRun(queue.store, enqueued.runId), options, io);
   } finally {
     await queue.close();
   }
 }
 
-/** Prints the run (text or JSON); exit 0 when it completed, 1 otherwise. */
-function report(result: RunReport, options: { json?: boolean }, io: CliIo): ExitCodeValue {
+/** Prints the run (text or JSON, with how to go on when it stopped again); exit 0 when it completed, 1 otherwise. */
+function report(
+  stored: StoredRun,
+  options: RunStoreOptions & { idea?: string; moduleRoot?: string },
+  io: CliIo,
+): ExitCodeValue {
+  // A run resumed here with --idea goes on with that Idea (also when its header names none).
+  const origin =
+    options.idea === undefined ? undefined : ideaRunOrigin(options.idea, options.moduleRoot);
+  const result = runReport(
+    stored,
+    resumeSuggestion(stored, options, origin === undefined ? {} : { origin }),
+  );
   io.stdout(
     options.json === true ? `${JSON.stringify(result, null, 2)}\n` : formatRunReport(result),
   );

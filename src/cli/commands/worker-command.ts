@@ -35,12 +35,13 @@ export async function workerCommand(
   const pollingIntervalMs = positiveInteger(options.pollingInterval, '--polling-interval');
   const takeoverIntervalMs = positiveInteger(options.takeoverInterval, '--takeover-interval');
   const agents = await ideaAgents(options, io);
-  const { startWorker } = await import('../../engine/worker');
+  const { superviseWorker } = await import('../../engine/worker-supervisor');
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     signals.once('SIGINT', () => resolve('SIGINT'));
     signals.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  const worker = await startWorker({
+  // Started again when it stops on its own (its lock connection lost: PostgreSQL restarted).
+  const supervised = await superviseWorker({
     ...engine,
     agent: (header) => agents.agentFor(header.agentName),
     ...(concurrency === undefined ? {} : { concurrency }),
@@ -49,7 +50,10 @@ export async function workerCommand(
     ...(takeoverIntervalMs === undefined ? {} : { takeoverIntervalMs }),
     onError: (error) =>
       io.stderr(`ideact worker: ${error instanceof Error ? error.message : String(error)}\n`),
+    onRestart: (restarted) =>
+      io.stderr(`ideact worker: started again as ${restarted.executorId}\n`),
   });
+  const worker = supervised.worker;
   io.stderr(
     `ideact worker ${worker.executorId}: serving ${agents.names.join(', ')} on queue ${worker.queueName}` +
       ` (concurrency ${concurrency ?? 4}, queue polled every ${pollingIntervalMs ?? 1_000} ms,` +
@@ -57,7 +61,7 @@ export async function workerCommand(
   );
   const signal = await stopped;
   io.stderr(`ideact worker: ${signal}: stopping (running steps are handed to other workers)\n`);
-  await worker.stop();
+  await supervised.stop();
   await agents.dispose();
   return ExitCode.ok;
 }

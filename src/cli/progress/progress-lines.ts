@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../runtime/run-event';
+import type { RunEvent } from '../../runs/run-event';
 import { moduleLabel, seconds, tokenCount } from './progress-format';
 
 /**

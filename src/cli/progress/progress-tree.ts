@@ -1,6 +1,6 @@
 import type { Usage } from '../../llm/provider';
 import type { CallError } from '../../protocol/call';
-import type { RunEvent } from '../../runtime/run-event';
+import type { RunEvent } from '../../runs/run-event';
 import { moduleLabel, seconds, tokenCount } from './progress-format';
 
 /** A run in the progress tree: the root run, or a nested agent's run under its module Call. */

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../runtime/run-event';
+import type { RunEvent } from '../../runs/run-event';
 import type { CliIo } from '../cli-io';
 import { ProgressLines } from './progress-lines';
 import { ProgressTree } from './progress-tree';

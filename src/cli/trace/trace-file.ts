@@ -4,6 +4,8 @@ import type { Tracer } from '@opentelemetry/api';
 import { CliUsageError } from '../../errors/cli-usage.error';
 import { packageVersion } from '../package-version';
 import { JsonLinesSpanExporter } from './json-lines-span-exporter';
+import { MissingPackageError } from '../../errors/missing-package.error';
+import { rethrowMissing } from '../../internal/optional-module';
 
 /** The tracing of one `ideact run --trace FILE`. */
 export interface TraceFile {
@@ -30,7 +32,8 @@ export async function startTraceFile(file: string): Promise<TraceFile> {
       fix: 'Pass a file in an existing, writable directory.',
     });
   }
-  const { NodeTracerProvider, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-node');
+  // The OpenTelemetry SDK is an optional dependency: only `--trace` needs it.
+  const { NodeTracerProvider, SimpleSpanProcessor } = traceSdk();
   const exporter = new JsonLinesSpanExporter(target);
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   provider.register();
@@ -50,4 +53,23 @@ export async function startTraceFile(file: string): Promise<TraceFile> {
         }
       })()),
   };
+}
+
+/** The OpenTelemetry SDK for Node, required in a `try` so that bundlers leave it optional. */
+function traceSdk(): typeof import('@opentelemetry/sdk-trace-node') {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional, loaded on first use
+    return require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
+  } catch (error) {
+    return rethrowMissing(
+      error,
+      '@opentelemetry/sdk-trace-node',
+      (cause) =>
+        new MissingPackageError({
+          packageName: '@opentelemetry/sdk-trace-node',
+          feature: '`ideact run --trace FILE` (spans written by the OpenTelemetry SDK)',
+          cause,
+        }),
+    );
+  }
 }

@@ -79,7 +79,11 @@ export class OpenAIProvider implements Provider {
     const baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env.OPENAI_BASE_URL);
     if (apiKey === undefined && baseURL === undefined) throw new MissingApiKeyError();
     this.baseURL = (baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    this.model = nonEmpty(options.model) ?? nonEmpty(env.IDEACT_MODEL) ?? DEFAULT_OPENAI_MODEL;
+    // `IDEACT_MODEL=openai:gpt-4.1` names this provider's model with its prefix.
+    this.model =
+      nonEmpty(options.model) ??
+      nonEmpty(env.IDEACT_MODEL)?.replace(/^openai:/, '') ??
+      DEFAULT_OPENAI_MODEL;
     this.mode = options.mode ?? 'json_schema';
     this.name = `openai:${this.model}`;
     this.timeoutMs = options.timeoutMs ?? 60_000;
@@ -167,6 +171,7 @@ export class OpenAIProvider implements Provider {
     const options = parseReplies([...replies.values()], {
       model,
       convert: converterFor(request.schema, this.mode),
+      jsonOnly: this.mode === 'json_schema',
     });
     const response: ProviderResponse = { options, usage, raw: { streamed: true, model } };
     if (model !== undefined) response.model = model;

@@ -25,6 +25,9 @@ export function parseCompletion(
   const options = parseReplies(replies, {
     model: completion.model,
     convert: converterFor(schema, mode),
+    // A server enforcing the JSON Schema writes the JSON alone; only json_object mode tolerates
+    // a fence or prose around it (docs/providers.md).
+    jsonOnly: mode === 'json_schema',
   });
   const finishReasons = finishReasonsOf(replies);
   const response: ProviderResponse = { options, usage: usageOf(completion.usage), raw: completion };

@@ -2,11 +2,14 @@ import { hasBrand, setBrand } from '../../internal/brand';
 import { ScriptExhaustedError } from '../../errors/script-exhausted.error';
 import { ScriptIncompleteError } from '../../errors/script-incomplete.error';
 import { ScriptedSolutionError } from '../../errors/scripted-solution.error';
-import { validateJson } from '../../protocol/json-validation';
+import { findJsonDepthViolation } from '../../protocol/json-depth';
+import { cloneJson } from '../../protocol/merge-patch';
+import { validatorFor, type JsonValidator } from '../../protocol/json-validation';
 import { RequestAbortedError } from '../../errors/request-aborted.error';
+import type { ChatMessage } from '../../protocol/message';
 import type { Provider, ProviderChunk, ProviderRequest, ProviderResponse } from '../provider';
 import { ProviderStream } from '../stream/provider-stream';
-import { responseChunks } from '../stream/reply-chunks';
+import { optionText, responseChunks } from '../stream/reply-chunks';
 import { UnparsedOption } from '../unparsed-option';
 
 const OPTIONS_MARKER = Symbol.for('ideact.scriptedOptions');
@@ -17,13 +20,20 @@ export class ScriptedOptions {
   readonly options: readonly unknown[];
   constructor(options: readonly unknown[]) {
     this.options = options;
-    setBrand(this, OPTIONS_MARKER);
   }
 
   /** True for a ScriptedOptions value (also from another copy of the package). */
   static isInstance(value: unknown): value is ScriptedOptions {
     return hasBrand(value, OPTIONS_MARKER);
   }
+}
+// Branded once on the prototype (its instances inherit it): no per-instance property (issue 28).
+setBrand(ScriptedOptions.prototype, OPTIONS_MARKER);
+
+/** A request schema as recorded: the copy in `requests`, and its validator once compiled. */
+interface RecordedSchema {
+  copy: ProviderRequest['schema'];
+  validator?: JsonValidator;
 }
 
 /** A function that answers a request: the request and its zero-based index → the solution. */
@@ -56,7 +66,9 @@ export interface ScriptedStreamOptions {
 /**
  * A Provider for tests and demos that replays scripted solutions and records every request in
  * `requests` (what a module or agent really sent). Validates each solution against the request's
- * schema, so a wrong script fails loudly; `assertComplete()` checks every entry was used.
+ * schema, so a wrong script fails loudly (one nested deeper than MAX_JSON_DEPTH is left to the request
+ * pipeline, which repairs it); `assertComplete()` checks every entry was used. A schema or message
+ * object is recorded (copied) the first time a request sends it, as ideact's agents never edit one.
  */
 export class ScriptedProvider implements Provider {
   /** `scripted`, or the name given in the options. */
@@ -66,6 +78,17 @@ export class ScriptedProvider implements Provider {
   private readonly entries: ScriptEntry[];
   private readonly responder?: ScriptFunction;
   private readonly validate: boolean;
+  /** Per schema object a request sent: its recorded copy, and its validator once compiled. */
+  private readonly schemas = new WeakMap<object, RecordedSchema>();
+  /** Per message object a request sent: its recorded copy (a run sends each one on every turn). */
+  private readonly messageCopies = new WeakMap<ChatMessage, ChatMessage>();
+  /** The last request's messages, their records and characters (the next request extends them). */
+  private lastSent: { sent: readonly ChatMessage[]; recorded: ChatMessage[]; characters: number } =
+    {
+      sent: [],
+      recorded: [],
+      characters: 0,
+    };
   private readonly streaming: ScriptedStreamOptions;
 
   /** `script`: the entries to replay in order, or one function answering every request. */
@@ -146,13 +169,75 @@ export class ScriptedProvider implements Provider {
     return response;
   }
 
+  /**
+   * What this provider keeps of a request's schema, once per schema object: an agent sends the same
+   * object on every turn (it never edits it), and copying, re-reading and re-compiling it per request
+   * cost more than the turn itself (issue 28).
+   */
+  private recordedSchema(schema: ProviderRequest['schema']): RecordedSchema {
+    if (typeof schema !== 'object' || schema === null) return { copy: schema };
+    let recorded = this.schemas.get(schema);
+    if (recorded === undefined) {
+      recorded = { copy: copy(schema) };
+      this.schemas.set(schema, recorded);
+    }
+    return recorded;
+  }
+
+  /**
+   * A recorded message: its own object, made once per message object (a run's context grows each
+   * turn and the agent replaces a message rather than editing it); the text, a string, is shared.
+   */
+  private recordedMessage(message: ChatMessage): ChatMessage {
+    let recorded = this.messageCopies.get(message);
+    if (recorded === undefined) {
+      recorded = { ...message };
+      if (message.reasoning !== undefined) recorded.reasoning = copy(message.reasoning);
+      this.messageCopies.set(message, recorded);
+    }
+    return recorded;
+  }
+
+  /**
+   * The request's messages as recorded, and their characters (the usage estimate). A run sends its
+   * history again on every turn: the part the last request sent (the same message objects) reuses
+   * that request's records, so only what was added is copied and counted.
+   */
+  private recordedMessages(sent: readonly ChatMessage[]): {
+    messages: ChatMessage[];
+    characters: number;
+  } {
+    const previous = this.lastSent;
+    const messages: ChatMessage[] = new Array<ChatMessage>(sent.length);
+    let index = 0;
+    while (
+      index < sent.length &&
+      index < previous.sent.length &&
+      sent[index] === previous.sent[index]
+    ) {
+      messages[index] = previous.recorded[index] as ChatMessage;
+      index += 1;
+    }
+    let characters = 0;
+    if (index === previous.sent.length) characters = previous.characters;
+    else
+      for (let position = 0; position < index; position += 1)
+        characters += (sent[position] as ChatMessage).content.length;
+    for (; index < sent.length; index += 1) {
+      const message = sent[index] as ChatMessage;
+      messages[index] = this.recordedMessage(message);
+      characters += message.content.length;
+    }
+    // A copy of the array: the caller may change its own array before the next request.
+    this.lastSent = { sent: sent.slice(), recorded: messages, characters };
+    return { messages, characters };
+  }
+
   private async answer(request: ProviderRequest): Promise<ProviderResponse> {
     const index = this.requests.length;
-    this.requests.push({
-      ...request,
-      messages: copy(request.messages),
-      schema: copy(request.schema),
-    });
+    const schema = this.recordedSchema(request.schema);
+    const { messages, characters } = this.recordedMessages(request.messages);
+    this.requests.push({ ...request, messages, schema: schema.copy });
     let entry: unknown;
     if (this.responder) {
       entry = await this.responder(request, index);
@@ -170,7 +255,10 @@ export class ScriptedProvider implements Provider {
     const options = ScriptedOptions.isInstance(entry) ? [...entry.options] : [entry];
     for (const option of options) {
       if (!this.validate || UnparsedOption.isInstance(option)) continue;
-      const issues = validateJson(request.schema, option);
+      // Too deep to validate safely: the request pipeline rejects it by its depth (R-REQ-3).
+      if (findJsonDepthViolation(option) !== undefined) continue;
+      schema.validator ??= validatorFor(schema.copy);
+      const issues = schema.validator(option);
       if (issues.length > 0) {
         throw new ScriptedSolutionError({
           index,
@@ -179,15 +267,19 @@ export class ScriptedProvider implements Provider {
         });
       }
     }
+    // A JSON value's copy (what parsing the reply would give) without structuredClone's fixed cost;
+    // cloneJson recurses, so a value nested too deep for it is copied by structuredClone.
     const answers = options.map((option) =>
-      UnparsedOption.isInstance(option) ? option : copy(option),
+      UnparsedOption.isInstance(option)
+        ? option
+        : findJsonDepthViolation(option) === undefined
+          ? cloneJson(option)
+          : copy(option),
     );
     return {
       options: answers,
       usage: {
-        inputTokens: Math.ceil(
-          request.messages.reduce((sum, message) => sum + message.content.length, 0) / 4,
-        ),
+        inputTokens: Math.ceil(characters / 4),
         outputTokens: Math.ceil(
           answers.reduce<number>((sum, option) => sum + textLength(option), 0) / 4,
         ),
@@ -227,6 +319,5 @@ function copy<T>(value: T): T {
 }
 
 function textLength(option: unknown): number {
-  if (UnparsedOption.isInstance(option)) return option.rawText.length;
-  return JSON.stringify(option)?.length ?? 0;
+  return optionText(option).length;
 }

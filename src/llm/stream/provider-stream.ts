@@ -20,7 +20,6 @@ export class ProviderStream implements AsyncIterable<ProviderChunk> {
   constructor(source: ChunkSource, providerName?: string) {
     this.source = source;
     this.providerName = providerName;
-    setBrand(this, MARKER);
   }
 
   /** True for a ProviderStream, also one created by another copy of the package. */
@@ -68,3 +67,5 @@ export class ProviderStream implements AsyncIterable<ProviderChunk> {
     return { done: true, value: undefined };
   }
 }
+// Branded once on the prototype (its instances inherit it): no per-instance property (issue 28).
+setBrand(ProviderStream.prototype, MARKER);

@@ -1,10 +1,17 @@
 import type { ProviderChunk, ProviderResponse } from '../provider';
 import { UnparsedOption } from '../unparsed-option';
 
-/** The text an option is streamed as: the raw text of an unparsed reply, else its JSON. @internal */
+/**
+ * The text an option is streamed as: the raw text of an unparsed reply, else its JSON; empty when
+ * the value is too deep to stringify (the pipeline rejects it by its depth anyway). @internal
+ */
 export function optionText(option: unknown): string {
   if (UnparsedOption.isInstance(option)) return option.rawText;
-  return JSON.stringify(option) ?? '';
+  try {
+    return JSON.stringify(option) ?? '';
+  } catch {
+    return '';
+  }
 }
 
 /**

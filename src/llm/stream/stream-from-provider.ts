@@ -31,10 +31,14 @@ async function* collectChunks(
   source: AsyncIterable<ProviderChunk>,
 ): AsyncGenerator<ProviderChunk, ProviderResponse, undefined> {
   const replies = new Map<number, ReplyText>();
+  const reasoning = new Map<number, string>();
   let usage = emptyUsage();
   for await (const chunk of source) {
     if (chunk.type === 'usage') {
       usage = addUsage(usage, chunk.usage);
+    } else if (chunk.type === 'reasoning-delta') {
+      const index = chunk.index ?? 0;
+      reasoning.set(index, (reasoning.get(index) ?? '') + chunk.delta);
     } else {
       const index = chunk.index ?? 0;
       const reply = replies.get(index) ?? { index, content: '' };
@@ -45,6 +49,15 @@ async function* collectChunks(
     yield chunk;
   }
   const response: ProviderResponse = { options: parseReplies([...replies.values()]), usage };
+  // Reasoning by option, while the options are the replies one to one (none was dropped as refused).
+  if (reasoning.size > 0 && response.options.length === replies.size) {
+    response.reasoning = [...replies.keys()]
+      .sort((left, right) => left - right)
+      .map((index) => {
+        const text = reasoning.get(index);
+        return text === undefined ? [] : [{ text }];
+      });
+  }
   const reasons = [...replies.values()]
     .sort((left, right) => left.index - right.index)
     .map((reply) => reply.finishReason ?? 'unknown');

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../internal/is-plain-object';
 import type { JSONSchema } from '../../protocol/json-schema';
-import { validateJson } from '../../protocol/json-validation';
+import { compileValidator, type JsonValidator } from '../../protocol/json-validation';
 import { withRootDefinitions } from '../../protocol/root-definitions';
 import {
   ROOT_VALUE_KEY,
@@ -50,12 +50,7 @@ function restore(
 
   const types = valueTypesOf(node);
   if (types.length > 1 && types.some((type) => type === 'object' || type === 'array')) {
-    return restoreBranch(
-      value,
-      types.map((type) => ({ ...node, type })),
-      root,
-      depth,
-    );
+    return restoreBranch(value, typeBranches(node, types), root, depth);
   }
   if (isPlainObject(value) && isPlainObject(node.properties)) {
     const required = new Set(node.required ?? []);
@@ -94,7 +89,7 @@ function restoreBranch(
   let fallbackSet = false;
   for (const branch of branches) {
     const candidate = restore(value, branch, root, depth + 1);
-    if (isValid(standalone(branch, root), candidate)) return candidate;
+    if (isValid(branch, root, candidate)) return candidate;
     if (!fallbackSet && sameKind(value, branch, root)) {
       fallback = candidate;
       fallbackSet = true;
@@ -112,22 +107,47 @@ function sameKind(value: unknown, branch: JSONSchema, root: JSONSchema): boolean
   return false;
 }
 
-function acceptsNull(schema: JSONSchema, root: JSONSchema): boolean {
-  return isValid(standalone(schema, root), null);
-}
+/** A node of several types as one branch per type, kept per node (their validators are cached by object). */
+const branchesByNode = new WeakMap<JSONSchema, JSONSchema[]>();
 
-function isValid(schema: JSONSchema, value: unknown): boolean {
-  try {
-    return validateJson(schema, value).length === 0;
-  } catch {
-    return false;
+function typeBranches(node: JSONSchema, types: string[]): JSONSchema[] {
+  let branches = branchesByNode.get(node);
+  if (branches === undefined) {
+    branches = types.map((type) => ({ ...node, type }));
+    branchesByNode.set(node, branches);
   }
+  return branches;
 }
 
-/** A sub-schema made self-contained for validation (a boolean schema as its object form). */
-function standalone(schema: JSONSchema | boolean, root: JSONSchema): JSONSchema {
-  if (typeof schema === 'boolean') return schema ? {} : { not: {} };
-  return withRootDefinitions(schema, root);
+function acceptsNull(schema: JSONSchema, root: JSONSchema): boolean {
+  return isValid(schema, root, null);
+}
+
+/**
+ * Validators of the subschemas tried here, by root and subschema object: a reply is converted on
+ * every request (an agent's Vessel, every turn), and keying ajv's cache by the schema's text would
+ * stringify each branch each time. Only the choice of a branch depends on them; the request pipeline
+ * validates the converted value against the original schema afterwards, whatever was chosen.
+ */
+const validators = new WeakMap<JSONSchema, WeakMap<JSONSchema, JsonValidator | null>>();
+
+function isValid(schema: JSONSchema | boolean, root: JSONSchema, value: unknown): boolean {
+  if (typeof schema === 'boolean') return schema;
+  let byNode = validators.get(root);
+  if (byNode === undefined) {
+    byNode = new WeakMap();
+    validators.set(root, byNode);
+  }
+  let validator = byNode.get(schema);
+  if (validator === undefined) {
+    try {
+      validator = compileValidator(withRootDefinitions(schema, root));
+    } catch {
+      validator = null; // an invalid subschema accepts nothing here; the pipeline reports it
+    }
+    byNode.set(schema, validator);
+  }
+  return validator !== null && validator(value).length === 0;
 }
 
 function parseJsonText(value: unknown): unknown {

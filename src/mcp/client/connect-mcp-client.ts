@@ -1,20 +1,16 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpConnectionError, type McpTransportKind } from '../../errors/mcp-connection.error';
-import { isStdioServer, serverLabel, type McpServerConfig } from './mcp-server-config';
+import type { McpSdkClient } from '../mcp-sdk-types';
+import type { McpConnection } from './mcp-connection';
 
-/** A connected MCP client and what errors need to name its server. @internal */
-export interface McpConnection {
-  client: Client;
-  /** The server's name for errors. */
-  server: string;
-  /** The transport that connected. */
-  transport: McpTransportKind;
-  /** The end of what a stdio server wrote to stderr ('' for HTTP), quoted in connection errors. */
-  stderrTail(): string;
-}
+export type { McpConnection } from './mcp-connection';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpConnectionError } from '../../errors/mcp-connection.error';
+import { isStdioServer, serverLabel, type McpServerConfig } from './mcp-server-config';
+import { mcpClient, mcpSseClient, mcpStdioClient, mcpStreamableHttpClient } from '../mcp-sdk';
+
+/** What needs the SDK here (named by MissingPackageError when it is not installed). */
 
 /** What {@link connectMcpClient} needs besides the server. @internal */
 export interface ConnectOptions {
@@ -36,7 +32,7 @@ export async function connectMcpClient(
   options: ConnectOptions = {},
 ): Promise<McpConnection> {
   const label = serverLabel(server);
-  const { Client: ClientClass } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { Client: ClientClass } = mcpClient();
   const newClient = (): Client =>
     new ClientClass(
       { name: 'ideact', version: ideactVersion() },
@@ -58,7 +54,7 @@ export async function connectMcpClient(
     );
 
   if (isStdioServer(server)) {
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { StdioClientTransport } = mcpStdioClient();
     const transport = new StdioClientTransport({
       command: server.command,
       args: server.args,
@@ -83,18 +79,22 @@ export async function connectMcpClient(
         cause: error,
       });
     }
-    return { client, server: label, transport: 'stdio', stderrTail: () => tail };
+    return { client: sdkClient(client), server: label, transport: 'stdio', stderrTail: () => tail };
   }
 
   const url = new URL(server.url);
   const requestInit = server.headers === undefined ? undefined : { headers: server.headers };
-  const { StreamableHTTPClientTransport, StreamableHTTPError } =
-    await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { StreamableHTTPClientTransport, StreamableHTTPError } = mcpStreamableHttpClient();
   const streamable = new StreamableHTTPClientTransport(url, { requestInit });
   const client = newClient();
   try {
     await client.connect(streamable);
-    return { client, server: label, transport: 'streamable-http', stderrTail: () => '' };
+    return {
+      client: sdkClient(client),
+      server: label,
+      transport: 'streamable-http',
+      stderrTail: () => '',
+    };
   } catch (error) {
     await closeQuietly(client, streamable);
     const status = error instanceof StreamableHTTPError ? error.code : undefined;
@@ -108,7 +108,7 @@ export async function connectMcpClient(
       });
     }
   }
-  const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+  const { SSEClientTransport } = mcpSseClient();
   const sse = new SSEClientTransport(url, { requestInit });
   const sseClient = newClient();
   try {
@@ -122,7 +122,7 @@ export async function connectMcpClient(
       cause: error,
     });
   }
-  return { client: sseClient, server: label, transport: 'sse', stderrTail: () => '' };
+  return { client: sdkClient(sseClient), server: label, transport: 'sse', stderrTail: () => '' };
 }
 
 /**
@@ -169,4 +169,9 @@ function ideactVersion(): string {
     }
   }
   return version;
+}
+
+/** The SDK's Client as ideact's API shows it (structurally: the SDK is an optional dependency). */
+function sdkClient(client: Client): McpSdkClient {
+  return client as unknown as McpSdkClient;
 }

@@ -1,7 +1,7 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONSchema } from '../../protocol/json-schema';
 import type { ToolSchema } from '../../protocol/tool-schema';
-import { OUTPUT_WRAPPER_META_KEY } from '../server/mcp-tool-definition';
+import { OUTPUT_WRAPPER_META_KEY } from '../server/mcp-meta-keys';
 import { MCP_CONTENT_RESULT_SCHEMA } from './mcp-content';
 
 /**

@@ -3,20 +3,14 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import { McpConnectionError, type McpTransportKind } from '../../errors/mcp-connection.error';
 import { McpToolError } from '../../errors/mcp-tool.error';
 import type { ToolSchema } from '../../protocol/tool-schema';
-import type { ActivityContext, ActivityFunction } from '../../runtime/activity';
-import type { Toolset } from '../../runtime/toolset';
-import { describeError, type McpConnection } from './connect-mcp-client';
+import type { ActivityContext, ActivityFunction } from '../../calls/activity';
+import type { Toolset } from '../../calls/toolset';
+import { describeError } from './connect-mcp-client';
+import type { McpConnection } from './mcp-connection';
+import type { McpSdkClient } from '../mcp-sdk-types';
 import { contentText, toContentBlocks, type McpContentResult } from './mcp-content';
 import { outputWrapperOf, toToolSchema } from './mcp-tool-schema';
-
-type SdkTypes = typeof import('@modelcontextprotocol/sdk/types.js');
-let sdkTypes: SdkTypes | undefined;
-
-/** The SDK's types module, loaded once (an `import()` per Call would copy its exports each time). */
-async function loadSdkTypes(): Promise<SdkTypes> {
-  sdkTypes ??= await import('@modelcontextprotocol/sdk/types.js');
-  return sdkTypes;
-}
+import { mcpTypes } from '../mcp-sdk';
 
 /** Which of a server's tools become Tools, under which names, and how long a Call may take. */
 export interface McpToolsOptions {
@@ -44,8 +38,12 @@ export class McpToolset implements Toolset, AsyncDisposable {
   readonly server: string;
   /** The transport that connected: `stdio`, `streamable-http` or `sse`. */
   readonly transport: McpTransportKind;
-  /** The connected client of the official MCP SDK, for what ideact does not wrap (prompts, …). */
-  readonly client: Client;
+  /**
+   * The connected client of the official MCP SDK, for what ideact does not wrap (prompts, …); typed
+   * structurally (the SDK is an optional dependency): `toolset.client as unknown as Client` for the
+   * SDK's own type.
+   */
+  readonly client: McpSdkClient;
   private currentTools: readonly ToolSchema[] = Object.freeze([]);
   private currentActivities: Readonly<Record<string, ActivityFunction>> = Object.freeze({});
   private listedJson = '';
@@ -61,6 +59,10 @@ export class McpToolset implements Toolset, AsyncDisposable {
     this.server = connection.server;
     this.client = connection.client;
     this.transport = connection.transport;
+  }
+  /** The client with the SDK's own type, for the calls ideact makes. */
+  private get sdk(): Client {
+    return this.client as unknown as Client;
   }
 
   /** The tools as now known; a new array after each change of the list (the same one otherwise). */
@@ -107,15 +109,14 @@ export class McpToolset implements Toolset, AsyncDisposable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const transport = this.client.transport as
-      { terminateSession?: () => Promise<void> } | undefined;
+    const transport = this.sdk.transport as { terminateSession?: () => Promise<void> } | undefined;
     try {
       // Streamable HTTP: end the session on the server too (a no-op error for servers without sessions).
       await transport?.terminateSession?.();
     } catch {
       // The server may not support ending sessions (405); closing the client still frees ours.
     }
-    await this.client.close();
+    await this.sdk.close();
   }
 
   /** `await using tools = await mcpTools(server)` closes the connection at the end of the scope. */
@@ -129,7 +130,7 @@ export class McpToolset implements Toolset, AsyncDisposable {
     let cursor: string | undefined;
     try {
       do {
-        const page = await this.client.listTools(
+        const page = await this.sdk.listTools(
           cursor === undefined ? undefined : { cursor },
           this.requestOptions(),
         );
@@ -194,11 +195,11 @@ export class McpToolset implements Toolset, AsyncDisposable {
         reason: 'the toolset was closed',
       });
     }
-    const { CallToolResultSchema } = await loadSdkTypes();
+    const { CallToolResultSchema } = mcpTypes();
     let result: CallToolResult;
     try {
       // The SDK's request(), not callTool(): the output check stays ideact's (a typed error naming the tool).
-      result = (await this.client.request(
+      result = (await this.sdk.request(
         { method: 'tools/call', params: { name: toolName, arguments: params } },
         CallToolResultSchema,
         { ...this.requestOptions(), signal: context.signal },

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ContainerInstance } from 'typedi';
 import { isContainer } from '../../container/config-module';
@@ -17,13 +10,17 @@ import { ContainerConfigurationError } from '../../errors/container-configuratio
 import type { Provider } from '../../llm/provider';
 import type { ToolSchema } from '../../protocol/tool-schema';
 import { readTool, resolveActivity } from '../../protocol/read-tool';
-import { Executor } from '../../runtime/executor';
-import { ANONYMOUS_MODULE } from '../../runtime/module-loader';
+import { Executor } from '../../calls/executor';
+import { ANONYMOUS_MODULE } from '../../calls/module-loader';
 import { ideasFolderTools } from './ideas-folder-tools';
+import { mcpServerSdk, mcpStdioServer } from '../mcp-sdk';
+import { mcpApproval } from './mcp-approval';
+import type { McpApprovalMode } from './mcp-approval-mode';
 import { callServedTool } from './mcp-tool-call';
 import { servedTool, type ServedTool } from './mcp-tool-definition';
 import { ToolListChanges } from './tool-list-changes';
-import type { McpHttpEndpoint, McpHttpOptions } from './serve-http';
+import type { McpHttpEndpoint, McpHttpOptions } from './mcp-http-options';
+import type { McpSdkServer, McpToolDefinition, McpTransport } from '../mcp-sdk-types';
 
 const DEFAULT_TOOL_LIST_CHECK_MS = 1000;
 
@@ -58,6 +55,12 @@ export interface McpServerOptions {
    * checks only after calls.
    */
   toolListCheckMs?: number;
+  /**
+   * How a Tool that needs approval (its schema's `needsApproval`, `@Tool({ needsApproval })`, the
+   * container's `needsApproval` predicate) is approved: `'ask'` (default) asks the client's user by
+   * elicitation and never runs it unasked; `'skip'` runs it without asking (a warning is printed).
+   */
+  approval?: McpApprovalMode;
 }
 
 /**
@@ -68,13 +71,16 @@ export interface IdeactMcpServer {
   /** The executor the tools run in (the container's). */
   readonly executor: Executor;
   /** The MCP tool definitions served now (what `tools/list` answers). */
-  listTools(): McpTool[];
-  /** A new SDK Server answering `tools/list` and `tools/call`, for a transport of your own. */
-  createServer(): Server;
+  listTools(): McpToolDefinition[];
+  /**
+   * A new SDK `Server` answering `tools/list` and `tools/call`, for a transport of your own (typed
+   * structurally: cast to the SDK's `Server` for the rest of its API).
+   */
+  createServer(): McpSdkServer;
   /** Connects a new Server to `transport` (e.g. `new StdioServerTransport()`); resolves once connected. */
-  connect(transport: Transport): Promise<Server>;
+  connect(transport: McpTransport): Promise<McpSdkServer>;
   /** Serves on this process's stdin/stdout (nothing else may write to stdout). */
-  serveStdio(): Promise<Server>;
+  serveStdio(): Promise<McpSdkServer>;
   /** Serves Streamable HTTP on 127.0.0.1 (unless `host` says otherwise), checking Origin and token. */
   serveHttp(options?: McpHttpOptions): Promise<McpHttpEndpoint>;
   /** Closes every connection and HTTP endpoint; disposes the container when it made it. */
@@ -92,6 +98,26 @@ export async function createMcpServer(
   source: McpServerSource,
   options: McpServerOptions = {},
 ): Promise<IdeactMcpServer> {
+  const approval = options.approval ?? 'ask';
+  if (approval !== 'ask' && approval !== 'skip') {
+    throw new ContainerConfigurationError({
+      api: 'createMcpServer',
+      setting: 'approval',
+      problem: `expected 'ask' or 'skip', got ${JSON.stringify(approval)}.`,
+      solutions: [
+        "Leave it out (tools that need approval are asked about), or pass approval: 'skip'.",
+      ],
+    });
+  }
+  if (approval === 'skip') {
+    process.emitWarning(
+      'ideact: this MCP server runs tools that need approval WITHOUT asking anyone (approval: "skip" / --no-approval): any client can trigger their side effects.',
+      { code: 'IDEACT_MCP_APPROVAL_SKIPPED' },
+    );
+  }
+  // The SDK loads with the first server (an optional dependency: MissingPackageError without it).
+  const sdk = mcpServerSdk();
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } = sdk.types;
   const owned = !isContainer(source);
   const container = owned ? await containerOfIdeas(source as McpIdeasSource) : source;
   const executor = container.get(Executor);
@@ -131,7 +157,7 @@ export async function createMcpServer(
   );
 
   const createServer = (): Server => {
-    const server = new Server(info, {
+    const server = new sdk.Server(info, {
       capabilities: { tools: { listChanged: true } },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     });
@@ -142,14 +168,19 @@ export async function createMcpServer(
       const { served: tools, runner } = current();
       const served = tools.get(request.params.name);
       if (served === undefined) {
-        throw new McpError(
+        // A protocol error (the spec keeps unknown tools one); the SDK adds its "MCP error" prefix.
+        throw protocolError(
           ErrorCode.InvalidParams,
           `Unknown tool "${request.params.name}". Known tools: ${[...tools.keys()].join(', ')}; call tools/list to see them.`,
         );
       }
-      return callServedTool(runner, served, request.params.arguments, extra).finally(() =>
-        listChanges.check(),
-      );
+      return callServedTool(
+        runner,
+        served,
+        request.params.arguments,
+        extra,
+        mcpApproval(approval, server, extra),
+      ).finally(() => listChanges.check());
     });
     servers.add(server);
     server.onclose = () => {
@@ -160,20 +191,22 @@ export async function createMcpServer(
     return server;
   };
 
-  const connect = async (transport: Transport): Promise<Server> => {
+  const connect = async (transport: McpTransport): Promise<McpSdkServer> => {
     const server = createServer();
-    await server.connect(transport);
-    return server;
+    // An SDK transport, typed structurally in ideact's API (the SDK is an optional dependency).
+    await server.connect(transport as unknown as Transport);
+    return sdkServer(server);
   };
 
   return {
     executor,
-    listTools: () => [...currentTools().values()].map((served) => served.definition),
-    createServer,
+    listTools: () =>
+      [...currentTools().values()].map((served) => served.definition as McpToolDefinition),
+    createServer: () => sdkServer(createServer()),
     connect,
     async serveStdio() {
-      const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-      return connect(new StdioServerTransport());
+      const { StdioServerTransport } = mcpStdioServer();
+      return connect(new StdioServerTransport() as unknown as McpTransport);
     },
     async serveHttp(httpOptions = {}) {
       // Loaded on first use: stdio servers never pay for the HTTP transport.
@@ -225,6 +258,20 @@ function asModuleWhenInlineLatent(tool: ToolSchema, activities: ReadonlySet<stri
   const info = readTool(tool);
   if (info.module !== undefined || resolveActivity(tool, activities) !== '') return tool;
   return { ...tool, properties: { ...tool.properties, _module: { const: ANONYMOUS_MODULE } } };
+}
+
+/** The SDK's Server as ideact's API shows it (structurally: the SDK is an optional dependency). */
+function sdkServer(server: Server): McpSdkServer {
+  return server as unknown as McpSdkServer;
+}
+
+/**
+ * A JSON-RPC error for the SDK to send as it is: a plain Error with `code`, whose message the SDK's
+ * client prefixes once with `MCP error <code>:` (an `McpError` would carry that prefix already, and
+ * the client would add it again).
+ */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
 }
 
 /** The `_tool` name a served tool is looked up by. */

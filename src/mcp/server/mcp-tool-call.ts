@@ -1,72 +1,62 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  ErrorCode,
-  McpError,
-  type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { IdeactError } from '../../errors/ideact-error';
 import { InvalidParamsError } from '../../errors/invalid-params.error';
 import { formatIssues, type ValidationIssue } from '../../errors/validation-issue';
 import { isPlainObject } from '../../internal/is-plain-object';
-import { validateJson } from '../../protocol/json-validation';
-import type { Executor } from '../../runtime/executor';
-import { RunContext } from '../../runtime/run-context';
-import type { RunEvent } from '../../runtime/run-event';
+import type { CallApproval } from '../../calls/call-approval';
+import type { Executor } from '../../calls/executor';
+import { RunContext } from '../../runs/run-context';
+import type { RunEvent } from '../../runs/run-event';
 import { structuredOutput, type ServedTool } from './mcp-tool-definition';
+import { ERROR_META_KEY } from './mcp-meta-keys';
 
 /** What the SDK hands a `tools/call` handler: the abort signal, progress token and notifier. */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** The `_meta` key of a failed call's result: `{ code, message }` of the ideact error. */
-export const ERROR_META_KEY = 'ideact/error';
-
 /**
- * Runs one `tools/call` through the executor (explicit Tools through their Activities, latent and
- * module Tools through the configured provider): arguments that do not match the inputSchema are a
- * JSON-RPC InvalidParams error naming each JSON path; a failed Call is an `isError` result the model
- * reads; an output is `structuredContent` plus a text rendering. The request's signal cancels the Call,
- * and with a progress token each run event (model request, nested Call) is a progress notification.
+ * Runs one `tools/call` through the call pipeline (explicit Tools through their Activities, latent
+ * and module Tools through the configured provider), adding only what MCP needs: arguments may not
+ * set ideact meta-fields; a Tool that needs approval is approved the way `approval` says (the
+ * server asks the client by elicitation); every failure — invalid arguments (SEP-1303: a tool
+ * result, not a protocol error), a declined approval, a failed Call — is an `isError` result the
+ * model reads; an output is `structuredContent` plus a text rendering. The request's signal cancels
+ * the Call, and with a progress token each run event is a progress notification.
  */
 export async function callServedTool(
   executor: Executor,
   served: ServedTool,
   args: Record<string, unknown> | undefined,
   extra: McpRequestExtra,
+  approval: CallApproval,
 ): Promise<CallToolResult> {
   const params = args ?? {};
   // `_` keys are ideact meta-fields (`_output`, `_outputPath`, …): the Tool fixes them, never a client.
   const meta = Object.keys(params).filter((key) => key.startsWith('_'));
-  const issues = [
-    ...meta.map((key) => ({
-      path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
-      message: 'is an ideact meta-field, not an argument: leave it out',
-    })),
-    ...validateJson(served.info.params, params),
-  ];
-  if (issues.length > 0) throw invalidArguments(served.info.name, issues);
+  if (meta.length > 0) {
+    return invalidArguments(
+      served.info.name,
+      meta.map((key) => ({
+        path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        message: 'is an ideact meta-field, not an argument: leave it out',
+      })),
+    );
+  }
 
   const progress = progressReporter(served.info.name, extra);
-  progress?.report(`${served.info.name}: started`);
   const run = await executor.run({ ...params, _tool: served.info.name }, [], {
     signal: extra.signal,
+    approval,
     run: RunContext.detached({
       signal: extra.signal,
-      ...(progress === undefined ? {} : { listener: (event) => progress.event(event) }),
+      ...(progress === undefined ? {} : { listener: (event) => progress(event) }),
     }),
   });
-  if (run.error !== undefined) {
-    // Class tools' own validators (ParamsValidationError) reject arguments the schema let through.
-    if (InvalidParamsError.isInstance(run.error)) {
-      throw invalidArguments(served.info.name, run.error.issues, run.error.message);
-    }
-    const { code, message } = run.error.toCallError();
-    return {
-      content: [{ type: 'text', text: `${code}: ${message}` }],
-      isError: true,
-      _meta: { [ERROR_META_KEY]: { code, message } },
-    };
-  }
+  if (run.error !== undefined) return failedResult(served.info.name, run.error);
   const output = run.output ?? null;
   return {
     content: [{ type: 'text', text: textOf(output) }],
@@ -74,21 +64,38 @@ export async function callServedTool(
   };
 }
 
-/** The JSON-RPC error for arguments that do not match the tool's inputSchema (each JSON path named). */
-export function invalidArguments(
-  toolName: string,
-  issues: readonly ValidationIssue[],
-  message?: string,
-): McpError {
+/**
+ * The tool result for arguments that do not match the inputSchema (SEP-1303, MCP 2025-11-25): an
+ * `isError` result naming each JSON path, so the model can correct the call and try again.
+ */
+function invalidArguments(toolName: string, issues: readonly ValidationIssue[]): CallToolResult {
+  const error = new InvalidParamsError({ toolName, issues });
+  return failedResult(toolName, error);
+}
+
+/** An `isError` result for a failed Call: its code and message as text, and in `_meta` for programs. */
+function failedResult(toolName: string, error: IdeactError): CallToolResult {
+  const { code, message } = error.toCallError();
+  const issues = InvalidParamsError.isInstance(error) ? error.pointerIssues() : undefined;
   const text =
-    message ??
-    `Invalid arguments for tool "${toolName}":\n${formatIssues(issues)}\n` +
-      'Call the tool again with arguments that match its inputSchema.';
-  return new McpError(ErrorCode.InvalidParams, text, {
-    code: InvalidParamsError.code,
-    tool: toolName,
-    issues: issues.map((issue) => ({ path: issue.path, message: issue.message })),
-  });
+    issues === undefined
+      ? `${code}: ${message}`
+      : `${code}: invalid arguments for tool "${toolName}":\n${formatIssues(issues)}\n` +
+        'Call the tool again with arguments that match its inputSchema.';
+  return {
+    content: [{ type: 'text', text }],
+    isError: true,
+    _meta: {
+      [ERROR_META_KEY]: {
+        code,
+        message,
+        tool: toolName,
+        ...(issues === undefined
+          ? {}
+          : { issues: issues.map(({ path, message: text }) => ({ path, message: text })) }),
+      },
+    },
+  };
 }
 
 /** The text rendering of an output: a string as it is, anything else as indented JSON. */
@@ -101,12 +108,13 @@ function textOf(output: unknown): string {
 function progressReporter(
   toolName: string,
   extra: McpRequestExtra,
-): { report(message: string): void; event(event: RunEvent): void } | undefined {
+): ((event: RunEvent) => void) | undefined {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   let progress = 0;
-  const report = (message: string): void => {
-    if (extra.signal.aborted) return;
+  return (event) => {
+    const message = progressMessage(toolName, event);
+    if (message === undefined || extra.signal.aborted) return;
     progress += 1;
     // A lost notification must not fail the Call: progress is advisory.
     extra
@@ -116,17 +124,12 @@ function progressReporter(
       })
       .catch(() => undefined);
   };
-  return {
-    report,
-    event(event) {
-      const message = progressMessage(toolName, event);
-      if (message !== undefined) report(message);
-    },
-  };
 }
 
 /** One line per run event worth telling a waiting client; deltas are too many to send. */
 function progressMessage(toolName: string, event: RunEvent): string | undefined {
+  // The served Call's own events are at the root of its run; deeper ones are its nested work.
+  const own = event.path.length === 1;
   switch (event.type) {
     case 'run-start':
       return `${toolName}: nested run ${event.runId} started`;
@@ -135,9 +138,10 @@ function progressMessage(toolName: string, event: RunEvent): string | undefined 
     case 'request-end':
       return `${toolName}: model request ${event.requestId} done`;
     case 'call-start':
-      return `${toolName}: call ${event.tool} started`;
+      return own ? `${toolName}: started` : `${toolName}: call ${event.tool} started`;
     case 'call-end':
-      return `${toolName}: call ${event.tool} done`;
+      // The served Call's end is the response itself.
+      return own ? undefined : `${toolName}: call ${event.tool} done`;
     case 'step':
       return `${toolName}: ${event.module} step done`;
     case 'run-end':

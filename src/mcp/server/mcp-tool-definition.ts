@@ -3,16 +3,8 @@ import type { JSONSchema } from '../../protocol/json-schema';
 import { readTool } from '../../protocol/read-tool';
 import type { ToolInfo } from '../../protocol/tool-info';
 import type { ToolSchema } from '../../protocol/tool-schema';
-
-/**
- * The `_meta` key an ideact server sets on a tool whose output travels wrapped: its value is the
- * property (`result`) holding the output in `structuredContent` and in `outputSchema.properties`.
- * MCP requires an object-typed outputSchema; an ideact client unwraps by this key.
- */
-export const OUTPUT_WRAPPER_META_KEY = 'ideact/outputWrapper';
-
-/** The property a non-object output is wrapped in (`{ result: output }`). */
-export const OUTPUT_WRAPPER_PROPERTY = 'result';
+import { toolNeedsApproval } from '../../calls/call-approval';
+import { OUTPUT_WRAPPER_META_KEY, OUTPUT_WRAPPER_PROPERTY } from './mcp-meta-keys';
 
 /** An ideact Tool as served over MCP: the MCP tool definition and how its output is shaped. */
 export interface ServedTool {
@@ -30,7 +22,8 @@ export interface ServedTool {
  * Maps an ideact Tool onto an MCP tool: `inputSchema` is exactly the params schema the runtime
  * validates with (`readTool(tool).params`); `outputSchema` is `_output` when it is object-typed,
  * else `{ type: 'object', properties: { result: _output }, required: ['result'] }` with the tool's
- * `_meta['ideact/outputWrapper'] = 'result'` (MCP only allows object output schemas).
+ * `_meta['ideact/outputWrapper'] = 'result'` (MCP only allows object output schemas). A Tool whose
+ * schema says `needsApproval: true` is annotated `destructiveHint: true`.
  */
 export function servedTool(tool: ToolSchema): ServedTool {
   const info = readTool(tool);
@@ -52,6 +45,8 @@ export function servedTool(tool: ToolSchema): ServedTool {
     outputSchema: outputSchema as McpTool['outputSchema'],
   };
   if (info.description !== undefined) definition.description = info.description;
+  // A Tool that needs a person's approval has side effects a client should confirm.
+  if (toolNeedsApproval(tool)) definition.annotations = { destructiveHint: true };
   if (wrapped) definition._meta = { [OUTPUT_WRAPPER_META_KEY]: OUTPUT_WRAPPER_PROPERTY };
   return { definition, info, tool, wrapped };
 }

@@ -2,38 +2,11 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { mcpStreamableHttpServer, mcpTypes } from '../mcp-sdk';
+import type { McpHttpEndpoint, McpHttpOptions } from './mcp-http-options';
 
-/** Where and how `serveHttp` listens. */
-export interface McpHttpOptions {
-  /** TCP port (default 0: any free port; read it from the endpoint). */
-  port?: number;
-  /** Interface to bind (default `127.0.0.1`: only this machine can connect). */
-  host?: string;
-  /** The URL path of the MCP endpoint (default `/mcp`). */
-  path?: string;
-  /** When set, every request must send `Authorization: Bearer <token>` (else 401). */
-  token?: string;
-  /**
-   * Origins allowed besides loopback ones (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`).
-   * A request with any other `Origin` header is refused with 403 (DNS-rebinding protection); requests
-   * without an Origin (non-browser clients) pass.
-   */
-  allowedOrigins?: string[];
-  /** Largest request body accepted, in bytes (default 4 MiB; larger ones get 413). */
-  maxBodyBytes?: number;
-}
-
-/** A listening Streamable HTTP endpoint. */
-export interface McpHttpEndpoint {
-  /** The endpoint's URL, e.g. `http://127.0.0.1:41234/mcp`. */
-  readonly url: URL;
-  /** The port it listens on. */
-  readonly port: number;
-  /** Closes the sessions and stops listening. */
-  close(): Promise<void>;
-}
+export type { McpHttpEndpoint, McpHttpOptions } from './mcp-http-options';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -92,7 +65,7 @@ export async function serveHttp(
     }
     const body = await readJsonBody(request, maxBodyBytes);
     if (body instanceof BodyError) return reject(response, body.status, body.message);
-    if (!isInitializeRequest(body)) {
+    if (!mcpTypes().isInitializeRequest(body)) {
       return reject(
         response,
         400,
@@ -100,7 +73,8 @@ export async function serveHttp(
       );
     }
     const server = newServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const { StreamableHTTPServerTransport: Transport } = mcpStreamableHttpServer();
+    const transport: StreamableHTTPServerTransport = new Transport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server });

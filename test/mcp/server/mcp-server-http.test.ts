@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
   createContainer,
   createMcpServer,
@@ -238,17 +238,19 @@ describe('createMcpServer over Streamable HTTP (SDK client)', () => {
     await expect(aborted).resolves.toBeDefined();
   });
 
-  it('rejects arguments that do not match the inputSchema with InvalidParams naming the path, before any model request', async () => {
+  it('answers arguments that do not match the inputSchema with an isError result naming the path (SEP-1303), before any model request', async () => {
     const before = provider.requests.length;
-    await expect(
-      client.callTool({ name: 'lyricist', arguments: { topic: '', mood: 'sad', extra: 1 } }),
-    ).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
-      message: expect.stringMatching(/\/topic: .*1 character/),
-      data: {
-        tool: 'lyricist',
-        issues: expect.arrayContaining([expect.objectContaining({ path: '/topic' })]),
-      },
+    const result = await client.callTool({
+      name: 'lyricist',
+      arguments: { topic: '', mood: 'sad', extra: 1 },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^INVALID_PARAMS: invalid arguments for tool "lyricist":/);
+    expect(textOf(result)).toMatch(/\/topic: .*1 character/);
+    expect(result._meta?.[ERROR_META_KEY]).toMatchObject({
+      code: 'INVALID_PARAMS',
+      tool: 'lyricist',
+      issues: expect.arrayContaining([expect.objectContaining({ path: '/topic' })]),
     });
     expect(provider.requests.length).toBe(before);
   });
@@ -309,3 +311,8 @@ describe('createMcpServer over HTTP with a bearer token (container source)', () 
     }
   });
 });
+
+/** The text of a tool result's first content block. */
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as Array<{ type: string; text: string }>)[0]!.text;
+}

@@ -1,8 +1,7 @@
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { OUTPUT_WRAPPER_META_KEY } from 'ideact';
+import { ERROR_META_KEY, OUTPUT_WRAPPER_META_KEY } from 'ideact';
 
 /**
  * Issue 19, server over stdio: the built CLI (`node dist/cli/main.js mcp serve`, so run `npm run
@@ -110,20 +109,22 @@ describe('ideact mcp serve over stdio (SDK client)', () => {
     });
   });
 
-  it('rejects invalid arguments with an InvalidParams error naming the JSON path', async () => {
-    const rejection = client.callTool({ name: 'weather', arguments: { city: 42 } });
-    await expect(rejection).rejects.toBeInstanceOf(McpError);
-    await expect(rejection).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
-      message: expect.stringContaining('/city: must be string'),
-      data: { code: 'INVALID_PARAMS', tool: 'weather', issues: [{ path: '/city' }] },
+  it('answers invalid arguments with an isError result naming the JSON path (SEP-1303)', async () => {
+    const result = await client.callTool({ name: 'weather', arguments: { city: 42 } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+    expect(text).toContain('/city: must be string');
+    expect(result._meta?.[ERROR_META_KEY]).toMatchObject({
+      code: 'INVALID_PARAMS',
+      tool: 'weather',
+      issues: [{ path: '/city' }],
     });
-    await expect(
-      client.callTool({ name: 'lyricist', arguments: { topic: 'rain', mood: 'bored' } }),
-    ).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
-      message: expect.stringContaining('/mood'),
+    const enumResult = await client.callTool({
+      name: 'lyricist',
+      arguments: { topic: 'rain', mood: 'bored' },
     });
+    expect(enumResult.isError).toBe(true);
+    expect((enumResult.content as Array<{ text: string }>)[0]!.text).toContain('/mood');
   });
 
   it('keeps stdout for the protocol: its messages go to stderr', () => {

@@ -134,13 +134,13 @@ describe('the MCP tool mapping ($defs, wrapped outputs, latent tools)', () => {
     });
   });
 
-  it('validates arguments through the $refs: the error names the nested path', async () => {
-    await expect(
-      client.callTool({ name: 'midpoint', arguments: { from: { x: 0 }, to: { x: 1, y: 'up' } } }),
-    ).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
-      message: expect.stringMatching(/\/from: must have required property 'y'[\s\S]*\/to\/y/),
+  it('validates arguments through the $refs: the isError result names the nested path (SEP-1303)', async () => {
+    const result = await client.callTool({
+      name: 'midpoint',
+      arguments: { from: { x: 0 }, to: { x: 1, y: 'up' } },
     });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toMatch(/\/from: must have required property 'y'[\s\S]*\/to\/y/);
   });
 
   it('runs a latent inline tool on the provider as an anonymous module: no client fills _output (R-MOD-1)', async () => {
@@ -153,21 +153,28 @@ describe('the MCP tool mapping ($defs, wrapped outputs, latent tools)', () => {
     expect(sent).toContain('rain');
   });
 
-  it('refuses ideact meta-fields as arguments (InvalidParams naming them)', async () => {
-    await expect(
-      client.callTool({ name: 'guess', arguments: { topic: 'rain', _output: 'forged' } }),
-    ).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
-      message: expect.stringContaining('/_output: is an ideact meta-field, not an argument'),
+  it('refuses ideact meta-fields as arguments (an isError result naming them, nothing runs)', async () => {
+    const before = provider.requests.length;
+    const result = await client.callTool({
+      name: 'guess',
+      arguments: { topic: 'rain', _output: 'forged' },
     });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain('/_output: is an ideact meta-field, not an argument');
+    expect(provider.requests.length).toBe(before);
   });
 
-  it('rejects an unknown tool with InvalidParams listing the known ones', async () => {
-    await expect(client.callTool({ name: 'area', arguments: {} })).rejects.toMatchObject({
+  it('rejects an unknown tool with a protocol error (InvalidParams) listing the known ones, prefixed once', async () => {
+    const rejection = client.callTool({ name: 'area', arguments: {} });
+    await expect(rejection).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
-      message: expect.stringContaining(
-        'Unknown tool "area". Known tools: midpoint, corners, guess',
-      ),
+      message:
+        'MCP error -32602: Unknown tool "area". Known tools: midpoint, corners, guess; call tools/list to see them.',
     });
   });
 });
+
+/** The text of a tool result's first content block. */
+function firstText(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as Array<{ type: string; text: string }>)[0]!.text;
+}
