@@ -99,4 +99,10 @@ export interface AgentRuntime {
   readonly callGate?: CallGate;
   /** Journals the state now when the run has a store (or a `stateFile`, a store of one run); a no-op otherwise. */
   checkpoint(): Promise<void>;
+  /**
+   * The run goes on while its commits are written (issue 31: run to its end, nobody reading its
+   * steps): a mid-step `checkpoint()` need not be awaited, since a Call's start and the run's end
+   * wait for every commit before them. @internal
+   */
+  readonly commitsInBackground?: boolean;
 }

@@ -4,6 +4,7 @@ import { StepFailedError } from '../errors/step-failed.error';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
 import type { RunStore } from '../runs/run-store';
 import { commitEntry, statusOf } from '../runs/run-journal';
+import { JournalQueue } from '../runs/journal-queue';
 import { interruptionsOf } from './approvals';
 import { createLimiter } from '../calls/concurrency';
 import { RunContext, newRunId, type UsageListener } from '../runs/run-context';
@@ -91,7 +92,8 @@ export class Run {
   private readonly callGate?: CallGate;
   private readonly resumed: boolean;
   private lastGood: StateMark;
-  private saving: Promise<void> = Promise.resolve();
+  /** The run's writes to its store, in order (none without a store). */
+  private readonly journal?: JournalQueue;
   private readonly store?: RunStore;
   private readonly stored: boolean;
   private readonly attempts: Record<string, number>;
@@ -104,6 +106,8 @@ export class Run {
   private announced = false;
   private ended = false;
   private busy = false;
+  /** This step's commits are written while the run goes on (see `runStep`). */
+  private commitsInBackground = false;
   private outcome?: Promise<AgentResult>;
   private view?: AgentRuntime;
 
@@ -115,6 +119,7 @@ export class Run {
     state.runId = this.id;
     this.resumed = setup.resumed;
     this.store = setup.store ?? setup.parent?.store;
+    if (this.store !== undefined) this.journal = new JournalQueue(this.store, this.id);
     this.stored = setup.stored === true;
     this.attempts = { ...setup.attempts };
     this.remember = setup.remember;
@@ -230,7 +235,11 @@ export class Run {
     try {
       await this.open();
       const next = await this.runStep();
-      if (next.module === 'done') this.announceEnd(undefined);
+      if (next.module === 'done') {
+        // The run's end is on disk before anyone hears of it (a store's batched durability).
+        await this.store?.flush?.();
+        this.announceEnd(undefined);
+      }
       return next;
     } finally {
       this.busy = false;
@@ -262,21 +271,19 @@ export class Run {
   checkpoint(): Promise<void> {
     const state = this.current;
     this.lastGood = markState(state);
-    const store = this.store;
-    if (store === undefined) return RESOLVED;
-    // The commit is taken now (the state as it is), written after the previous write finished.
+    const journal = this.journal;
+    if (journal === undefined) return RESOLVED;
+    // The commit is taken now (the state as it is), written after the writes before it.
     const entry = commitEntry(state, this.committed);
     this.committed = state.nodes.length;
     // A step that added no node and left the stored next step as it was (the Prompter's: its
     // prompt is not stored) changes only counters: not worth a journal line.
     const key = JSON.stringify([entry.head, entry.nextStep, entry.limits, entry.status]);
     if (entry.nodes.length === 0 && entry.from === state.nodes.length && key === this.lastCommit) {
-      return this.saving;
+      return journal.settled();
     }
     this.lastCommit = key;
-    const next = this.saving.then(() => store.append(this.id, [entry]));
-    this.saving = next.catch(() => undefined);
-    return next;
+    return journal.write(entry);
   }
 
   /**
@@ -288,17 +295,15 @@ export class Run {
   callStarting(callId: string): number | Promise<number> {
     const attempt = (this.attempts[callId] ?? 0) + 1;
     this.attempts[callId] = attempt;
-    const store = this.store;
-    if (store !== undefined) {
+    const journal = this.journal;
+    if (journal !== undefined) {
       const entry = {
         type: 'call-start' as const,
         callId,
         attempt,
         time: new Date().toISOString(),
       };
-      const next = this.saving.then(() => store.append(this.id, [entry]));
-      this.saving = next.catch(() => undefined);
-      return next.then(() => attempt);
+      return journal.write(entry).then(() => attempt);
     }
     // Without a store there is nothing to wait for: no promise per Call (issue 28).
     return attempt;
@@ -364,6 +369,10 @@ export class Run {
       // A person may have edited the state since the last step: per-state caches check it in full.
       mayHaveEdited(state);
     }
+    const onStep = this.definition.config.onStep;
+    // A run going to its end that nobody watches step by step goes on while its commits are written
+    // (issue 31): a Call's start, an approval pause and the run's end wait for every commit before them.
+    this.commitsInBackground = marked && onStep === undefined && !this.context.listened;
     const started = Date.now();
     try {
       if (isAppendOnly(module)) await module.run(this.runtime());
@@ -386,6 +395,7 @@ export class Run {
       };
       this.started.clear();
       await this.checkpoint();
+      await this.store?.flush?.();
       if (aborted) return state.nextStep;
       // Without a store the failed run stays resumable in this process, like one that stopped.
       this.remember?.(this.id, state);
@@ -396,8 +406,7 @@ export class Run {
     state.usage.elapsedMs += Date.now() - started;
     const saved = this.checkpoint();
     // Without a store the checkpoint is done already: no await, no extra turn of the event loop.
-    if (saved !== RESOLVED) await saved;
-    const onStep = this.definition.config.onStep;
+    if (saved !== RESOLVED && !this.commitsInBackground) await saved;
     if (onStep !== undefined) {
       guarded(() => onStep({ module: step.module, state, depth: state.chain.length }));
     }
@@ -473,6 +482,8 @@ export class Run {
         const state = this.current;
         const step = state.nextStep;
         if (step.module === 'done') break;
+        // A commit the loop did not wait for failed: the run stops with the store's error now.
+        this.journal?.throwIfFailed();
         if (!sameLimits(state.limits, limits)) {
           limits = { ...state.limits };
           shouldStop = stopWhen(...limitConditions(limits), ...this.runStops);
@@ -499,7 +510,7 @@ export class Run {
     }
     const state = this.current;
     const done = state.nextStep as Extract<NextStep, { module: 'done' }>;
-    await this.saving;
+    await this.journal?.settled();
     await this.store?.flush?.();
     const result: AgentResult = {
       runId: this.id,
@@ -546,6 +557,8 @@ export class Run {
 
   /** What the step modules see: made once per run (its parts never change during the run). */
   private runtime(): AgentRuntime {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the view's getter reads the run
+    const run = this;
     this.view ??= {
       state: this.current,
       provider: this.definition.provider,
@@ -557,6 +570,9 @@ export class Run {
       callStarting: (callId: string) => this.callStarting(callId),
       ...(this.callGate === undefined ? {} : { callGate: this.callGate }),
       checkpoint: () => this.checkpoint(),
+      get commitsInBackground() {
+        return run.commitsInBackground;
+      },
     };
     return this.view;
   }

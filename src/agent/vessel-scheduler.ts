@@ -111,7 +111,9 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
     };
     recordResult(state, messages, metadata);
     finished.set(index, messages[0]?.type === 'result' && messages[0].error === undefined);
-    await agent.checkpoint();
+    const saved = agent.checkpoint();
+    // Written in the background, the result still goes out before any later Call's start (R-LOOP-5).
+    if (agent.commitsInBackground !== true) await saved;
   };
 
   /** A Call that never reaches the pipeline (a dependency cycle, a failed producer) fails here. */

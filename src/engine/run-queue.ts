@@ -71,6 +71,8 @@ export class RunQueue {
     this.store = new PostgresRunStore({
       connectionString: options.databaseUrl,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
+      // Workers' steps are DBOS steps, recorded on disk: the journal commits wait for the disk too.
+      sync: 'commit',
     });
   }
 

@@ -100,6 +100,8 @@ async function launchWorker(options: WorkerOptions): Promise<Worker> {
   const store = new PostgresRunStore({
     connectionString: engine.databaseUrl,
     ...(engine.schema === undefined ? {} : { schema: engine.schema }),
+    // Workers' steps are DBOS steps, recorded on disk: the journal commits wait for the disk too.
+    sync: 'commit',
   });
   const agentFor = agentFactory(options.agent);
   let timer: NodeJS.Timeout | undefined;

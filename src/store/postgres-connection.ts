@@ -66,6 +66,7 @@ export interface ConnectionTarget {
 export function createPool(
   connectionString: string | undefined,
   connectionTimeoutMs: number,
+  asynchronousCommit = false,
 ): PostgresPool {
   const pool = new (pg().Pool)({
     ...(connectionString === undefined ? {} : { connectionString }),
@@ -73,6 +74,13 @@ export function createPool(
   });
   // An idle connection the server closed must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  if (asynchronousCommit) {
+    // Queued before any query of the new connection (a client runs its queries in order); a server
+    // that refuses it leaves commits synchronous, the safe side.
+    pool.on('connect', (client) => {
+      client.query('SET synchronous_commit = off').catch(() => undefined);
+    });
+  }
   return pool as unknown as PostgresPool;
 }
 

@@ -1,3 +1,4 @@
+import { ContainerConfigurationError } from '../errors/container-configuration.error';
 import { RunExistsError } from '../errors/run-exists.error';
 import { RunNotFoundError } from '../errors/run-not-found.error';
 import { statusOf } from '../runs/run-journal';
@@ -43,11 +44,33 @@ export interface PostgresRunStoreOptions {
   schema?: string;
   /** A `pg` Pool of yours to use instead of one of the store's own; `close()` leaves it open. */
   pool?: PostgresPool;
-  /** A checkpoint is written every this many commits of a run, so `load` replays at most that many (default 50). */
+  /**
+   * A new checkpoint after this many commits of a run past the last one (default 50), once they are
+   * also `checkpointGrowth` × the commits the last checkpoint covers.
+   */
   checkpointEvery?: number;
+  /**
+   * The growth, relative to the commits the last checkpoint covers, before the next one (default
+   * 0.5), as for a FileRunStore: a checkpoint replays the whole run, so spacing them geometrically
+   * keeps a long run's checkpoint work linear in its length (`load` replays at most about half as
+   * many commits as the checkpoint covers); 0: strictly every `checkpointEvery` commits.
+   */
+  checkpointGrowth?: number;
   /** How long to wait for a connection before failing with DatabaseConnectionError (default 10 000 ms). */
   connectionTimeoutMs?: number;
+  /**
+   * When a commit reaches the disk (issue 31), like FileRunStore's `sync`. `'batch'` (default): the
+   * store's connections commit with `synchronous_commit = off` — an appended step survives the
+   * process being killed and PostgreSQL restarting; a crash of the database server may lose the last
+   * few hundred ms of a running run — and `flush()` (a run awaits it at its end or approval pause)
+   * waits for the disk. `'commit'`: every append waits for the disk. With `pool`, commits follow
+   * the pool's own settings and `'batch'` only makes `flush()` wait for the disk.
+   */
+  sync?: PostgresRunStoreSync;
 }
+
+/** See {@link PostgresRunStoreOptions.sync}. */
+export type PostgresRunStoreSync = 'batch' | 'commit';
 
 /** Entries appended in one statement; more go through a transaction in batches. */
 const MAX_ENTRIES_PER_STATEMENT = 500;
@@ -68,6 +91,10 @@ export class PostgresRunStore implements RunStore {
   private readonly tables: SchemaTables;
   private readonly target: ConnectionTarget;
   private readonly checkpointEvery: number;
+  private readonly checkpointGrowth: number;
+  private readonly sync: PostgresRunStoreSync;
+  /** A run appended to since the last flush (`sync: 'batch'`): `flush` has something to wait for. */
+  private unflushed?: string;
   private migrated?: Promise<void>;
   private closed = false;
 
@@ -78,8 +105,25 @@ export class PostgresRunStore implements RunStore {
       1,
       Math.floor(options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY),
     );
+    this.checkpointGrowth = Math.max(0, options.checkpointGrowth ?? 0.5);
+    this.sync = options.sync ?? 'batch';
+    if (this.sync !== 'batch' && this.sync !== 'commit') {
+      throw new ContainerConfigurationError({
+        api: 'new PostgresRunStore',
+        setting: 'sync',
+        problem: `sync is ${JSON.stringify(this.sync)}`,
+        solutions: [
+          "sync: 'batch' (default): steps survive a killed process; flush() waits for the disk",
+          "sync: 'commit': every append waits for the disk",
+        ],
+      });
+    }
     if (options.pool === undefined) {
-      this.pool = createPool(options.connectionString, options.connectionTimeoutMs ?? 10_000);
+      this.pool = createPool(
+        options.connectionString,
+        options.connectionTimeoutMs ?? 10_000,
+        this.sync === 'batch',
+      );
       this.ownsPool = true;
       this.target = describeConnectionString(options.connectionString);
     } else {
@@ -162,34 +206,46 @@ export class PostgresRunStore implements RunStore {
                 commits_since_checkpoint = commits_since_checkpoint + $5,
                 updated_at = GREATEST(updated_at, $6::timestamptz)
           WHERE run_id = $1
-          RETURNING commits_since_checkpoint
+          RETURNING commits_since_checkpoint, checkpoint_commits
        ), inserted AS (
          INSERT INTO ${this.tables.journal} (run_id, entry)
          SELECT $1, entries.entry FROM (VALUES ${rows.join(', ')}) AS entries(entry)
           WHERE EXISTS (SELECT 1 FROM run)
        )
-       SELECT commits_since_checkpoint FROM run`;
+       SELECT commits_since_checkpoint, checkpoint_commits FROM run`;
     const values = [runId, status, commitSeen, stopReason, commits, time];
     for (const entry of entries) values.push(JSON.stringify(entry));
     // Prepared once per connection and entry count (the text names the schema).
     const result = await this.withClient((client) => client.query(prepared(sql, values)));
-    const row = result.rows[0] as { commits_since_checkpoint: number } | undefined;
+    const row = result.rows[0] as CheckpointCounters | undefined;
     if (row === undefined) throw new RunNotFoundError({ runId, location: this.description });
-    if (row.commits_since_checkpoint >= this.checkpointEvery) await this.compact(runId);
+    if (this.sync === 'batch') this.unflushed = runId;
+    if (this.checkpointDue(row)) await this.compact(runId);
+  }
+
+  /** Whether the commits past the last checkpoint call for a new one (see `checkpointGrowth`). */
+  private checkpointDue(counters: CheckpointCounters): boolean {
+    const since = counters.commits_since_checkpoint;
+    if (since < this.checkpointEvery) return false;
+    return since >= Math.ceil(this.checkpointGrowth * counters.checkpoint_commits);
   }
 
   /** A checkpoint of the run as of its last entry, unless another append's compaction just made one. */
   private async compact(runId: string): Promise<void> {
     await this.transaction(async (client) => {
       const locked = await client.query(
-        `SELECT commits_since_checkpoint FROM ${this.tables.runs} WHERE run_id = $1 FOR UPDATE`,
+        `SELECT commits_since_checkpoint, checkpoint_commits
+           FROM ${this.tables.runs} WHERE run_id = $1 FOR UPDATE`,
         [runId],
       );
-      const row = locked.rows[0] as { commits_since_checkpoint: number } | undefined;
-      if (row === undefined || row.commits_since_checkpoint < this.checkpointEvery) return;
+      const row = locked.rows[0] as CheckpointCounters | undefined;
+      if (row === undefined || !this.checkpointDue(row)) return;
       await writeCheckpoint(client, this.tables, runId);
       await client.query(
-        `UPDATE ${this.tables.runs} SET commits_since_checkpoint = 0 WHERE run_id = $1`,
+        `UPDATE ${this.tables.runs}
+            SET checkpoint_commits = checkpoint_commits + commits_since_checkpoint,
+                commits_since_checkpoint = 0
+          WHERE run_id = $1`,
         [runId],
       );
     });
@@ -202,17 +258,17 @@ export class PostgresRunStore implements RunStore {
   ): Promise<void> {
     await this.transaction(async (client) => {
       const locked = await client.query(
-        `SELECT status, stop_reason, commits_since_checkpoint
+        `SELECT status, stop_reason, commits_since_checkpoint, checkpoint_commits
            FROM ${this.tables.runs} WHERE run_id = $1 FOR UPDATE`,
         [runId],
       );
       const run = locked.rows[0] as
-        | { status: string; stop_reason: string | null; commits_since_checkpoint: number }
-        | undefined;
+        ({ status: string; stop_reason: string | null } & CheckpointCounters) | undefined;
       if (run === undefined) throw new RunNotFoundError({ runId, location: this.description });
       if (entries.length === 0) return;
       await insertEntries(client, this.tables, runId, entries);
       let { status, stop_reason: stopReason, commits_since_checkpoint: commits } = run;
+      let covered = run.checkpoint_commits;
       for (const entry of entries) {
         if (entry.type === 'commit') {
           status = entry.status;
@@ -222,22 +278,52 @@ export class PostgresRunStore implements RunStore {
           status = entry.status;
         }
       }
-      if (commits >= this.checkpointEvery) {
+      if (this.checkpointDue({ commits_since_checkpoint: commits, checkpoint_commits: covered })) {
         await writeCheckpoint(client, this.tables, runId);
+        covered += commits;
         commits = 0;
       }
       await client.query(
         `UPDATE ${this.tables.runs}
             SET status = $2, stop_reason = $3, commits_since_checkpoint = $4,
+                checkpoint_commits = $6,
                 updated_at = GREATEST(updated_at, $5::timestamptz)
           WHERE run_id = $1`,
-        [runId, status, stopReason, commits, (entries[entries.length - 1] as JournalEntry).time],
+        [
+          runId,
+          status,
+          stopReason,
+          commits,
+          (entries[entries.length - 1] as JournalEntry).time,
+          covered,
+        ],
       );
     });
   }
 
-  /** Appended entries are committed (durable) when `append` resolves: nothing to flush. */
-  async flush(): Promise<void> {}
+  /**
+   * Resolves once every append that resolved before it is on disk (`sync: 'batch'`): a commit that
+   * waits for the disk flushes the write-ahead log up to it, the earlier commits with it. It must
+   * write something to wait for (a transaction that wrote nothing commits without flushing): the
+   * last appended run's row, unchanged. One round trip.
+   */
+  async flush(): Promise<void> {
+    const runId = this.unflushed;
+    if (runId === undefined) return;
+    this.unflushed = undefined;
+    try {
+      await this.withClient((client) =>
+        client.query(
+          `BEGIN; SET LOCAL synchronous_commit = on;
+           UPDATE ${this.tables.runs} SET updated_at = updated_at WHERE run_id = ${sqlLiteral(runId)};
+           COMMIT`,
+        ),
+      );
+    } catch (error) {
+      this.unflushed ??= runId;
+      throw error;
+    }
+  }
 
   /** The latest checkpoint plus the entries after it, replayed; nested runs rehydrated into `metadata.nested`. */
   async load(runId: string): Promise<StoredRun | undefined> {
@@ -439,4 +525,15 @@ function headerOf(row: RunRow): RunHeader {
       ? {}
       : { experiment: row.experiment }),
   };
+}
+
+/** A run row's checkpoint counters. */
+interface CheckpointCounters {
+  commits_since_checkpoint: number;
+  checkpoint_commits: number;
+}
+
+/** A string as an SQL literal (standard-conforming strings, PostgreSQL's default since 9.1). */
+function sqlLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
 }

@@ -92,6 +92,8 @@ const MIGRATIONS: ReadonlyArray<(tables: SchemaTables) => string[]> = [
   ],
   // A run an eval started names its experiment, case and trial (RunHeader.experiment, issue 33; version 4).
   (t) => [`ALTER TABLE ${t.runs} ADD COLUMN experiment jsonb`],
+  // The commits the latest checkpoint covers, so checkpoints are spaced geometrically (issue 31; version 5).
+  (t) => [`ALTER TABLE ${t.runs} ADD COLUMN checkpoint_commits integer NOT NULL DEFAULT 0`],
 ];
 
 /** The schema version this code writes and reads. */

@@ -1,12 +1,15 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { RunQueue } from 'ideact';
 import { scenarioAgent, TASKS } from './fixtures/worker-scenario';
+import {
+  pgCtl,
+  removeOwnCluster,
+  startOwnCluster,
+  type OwnCluster,
+} from '../support/own-postgres-cluster';
 import {
   sideEffects,
   startWorkerProcess,
@@ -23,72 +26,22 @@ import {
  * PostgreSQL restarts while their slow Calls run; both workers lose their locks, stop and start again
  * as new executors, which take the runs over: every run completes once, no completed Call runs again.
  */
-const ROOT = path.resolve(__dirname, '..', '..');
-
-interface ClusterRecord {
-  url: string;
-  port: number;
-  dir: string;
-  dataDir: string;
-  user?: string;
-  binaries: string;
-}
-
-let cluster: ClusterRecord | undefined;
+let cluster: OwnCluster | undefined;
 let directory: string;
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** Runs pg_ctl on the cluster (as its user when the tests run as root). */
-function pgCtl(record: ClusterRecord, args: string[]): void {
-  const binary = path.join(record.binaries, 'pg_ctl');
-  const [command, commandArgs] =
-    record.user === undefined
-      ? [binary, args]
-      : ['runuser', ['-u', record.user, '--', binary, ...args]];
-  execFileSync(command, commandArgs, { stdio: 'ignore', timeout: 60_000 });
-}
 
 beforeAll(async () => {
   directory = mkdtempSync(path.join(tmpdir(), 'ideact-worker-pg-restart-'));
-  const port = await freePort();
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [path.join(ROOT, 'scripts', 'pg-start.mjs'), '--json'],
-    { cwd: ROOT, env: { ...process.env, PGPORT: String(port) }, timeout: 120_000 },
-  );
-  const reply = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { port?: number };
-  cluster = JSON.parse(
-    readFileSync(path.join(tmpdir(), 'ideact-pg-clusters', `${reply.port ?? port}.json`), 'utf8'),
-  ) as ClusterRecord;
+  cluster = await startOwnCluster();
 }, 150_000);
 
 afterAll(() => {
-  if (cluster !== undefined) {
-    try {
-      pgCtl(cluster, ['-D', cluster.dataDir, '-m', 'immediate', '-w', '-t', '60', 'stop']);
-    } catch {
-      // already stopped
-    }
-    rmSync(cluster.dir, { recursive: true, force: true });
-    rmSync(path.join(tmpdir(), 'ideact-pg-clusters', `${cluster.port}.json`), { force: true });
-  }
+  removeOwnCluster(cluster);
   rmSync(directory, { recursive: true, force: true });
 });
 
 describe('workers across a restart of PostgreSQL (issue 31)', () => {
   it('PostgreSQL restarts mid-Activity: the workers start again, every run completes once, no completed Call runs again', async () => {
-    const record = cluster as ClusterRecord;
+    const record = cluster as OwnCluster;
     const reference = await scenarioAgent(path.join(directory, 'reference.jsonl'), {
       fast: true,
     }).run({ task: TASKS.kill });

@@ -313,10 +313,10 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     ]);
     expect(await openStore({ schema }).list()).toHaveLength(2);
     const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
-    expect(versions).toEqual([{ version: 4 }]);
+    expect(versions).toEqual([{ version: 5 }]);
   });
 
-  it('a schema at version 1 migrates to the latest (4) with its runs kept; a nested run keeps the module in its header (a worker rebuilds its agent from it)', async () => {
+  it('a schema at version 1 migrates to the latest (5) with its runs kept; a nested run keeps the module in its header (a worker rebuilds its agent from it)', async () => {
     const schema = database.newSchema();
     const old = openStore({ schema });
     const kept = header();
@@ -328,6 +328,7 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN labels`);
     await database.query(`DROP TABLE "${schema}".run_events`);
     await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN experiment`);
+    await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN checkpoint_commits`);
     await database.query(`UPDATE "${schema}".schema_version SET version = 1`);
 
     const store = openStore({ schema });
@@ -343,16 +344,17 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     expect((await store.load(nested.runId))?.header).toEqual(nested);
     expect((await store.load(kept.runId))?.header).toEqual(kept);
     const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
-    expect(versions).toEqual([{ version: 4 }]);
+    expect(versions).toEqual([{ version: 5 }]);
   });
 
-  it('issue 33: a schema at version 3 migrates to 4 with its runs kept; a run an eval started keeps its experiment in its header (list and load)', async () => {
+  it('issue 33: a schema at version 3 migrates to the latest (5) with its runs kept; a run an eval started keeps its experiment in its header (list and load)', async () => {
     const schema = database.newSchema();
     const old = openStore({ schema });
     const kept = header();
     await old.create(kept, textState(1));
     // What an ideact before evals left: no experiment column, version 3.
     await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN experiment`);
+    await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN checkpoint_commits`);
     await database.query(`UPDATE "${schema}".schema_version SET version = 3`);
 
     const store = openStore({ schema });
@@ -373,7 +375,64 @@ describe('PostgresRunStore (issue 18 item 1)', () => {
     const ofExperiment = await store.list({ experiment: 'music-20260101T000000-ab12' });
     expect(ofExperiment.map((row) => row.runId)).toEqual([tagged.runId]);
     const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
-    expect(versions).toEqual([{ version: 4 }]);
+    expect(versions).toEqual([{ version: 5 }]);
+  });
+
+  it.each([
+    // Checkpoints after commits 3, 6, 9, 14 and 21: each once the commits past the last one are
+    // at least 3 and half of those it covers; the journal keeps commits 22–30.
+    [0.5, 21, 9],
+    // Strictly every 3 commits: the 30th is covered, the journal is empty.
+    [0, 30, 0],
+  ])(
+    'issue 31: checkpointGrowth %s (checkpointEvery 3): after 30 commits the checkpoint covers %s and the journal holds %s entries; load equals the state',
+    async (checkpointGrowth, covered, left) => {
+      const store = openStore({ checkpointEvery: 3, checkpointGrowth });
+      const runHeader = header();
+      const state = textState(0);
+      await store.create(runHeader, state);
+      for (let index = 0; index < 30; index++) {
+        const from = state.nodes.length;
+        appendNode(state, { type: 'text', text: `step ${index}` }, { module: 'user' });
+        await store.append(runHeader.runId, [commitEntry(state, from)]);
+      }
+      const [run] = await database.query<{ checkpoint_commits: number }>(
+        `SELECT checkpoint_commits FROM "${database.schema}".runs WHERE run_id = $1`,
+        [runHeader.runId],
+      );
+      expect(run?.checkpoint_commits).toBe(covered);
+      const journal = await database.query<{ count: string }>(
+        `SELECT count(*) FROM "${database.schema}".journal_entries WHERE run_id = $1`,
+        [runHeader.runId],
+      );
+      expect(Number(journal[0]?.count)).toBe(left);
+      expect((await store.load(runHeader.runId))?.state).toEqual(asStored(state));
+    },
+  );
+
+  it('issue 31: a schema at version 4 migrates to 5; a run it held goes on, its checkpoints counted from then on', async () => {
+    const schema = database.newSchema();
+    const old = openStore({ schema, checkpointEvery: 2 });
+    const kept = header();
+    const state = textState(0);
+    await old.create(kept, state);
+    await database.query(`ALTER TABLE "${schema}".runs DROP COLUMN checkpoint_commits`);
+    await database.query(`UPDATE "${schema}".schema_version SET version = 4`);
+
+    const store = openStore({ schema, checkpointEvery: 2 });
+    for (let index = 0; index < 5; index++) {
+      const from = state.nodes.length;
+      appendNode(state, { type: 'text', text: `step ${index}` }, { module: 'user' });
+      await store.append(kept.runId, [commitEntry(state, from)]);
+    }
+    expect((await store.load(kept.runId))?.state).toEqual(asStored(state));
+    const [run] = await database.query<{ checkpoint_commits: number }>(
+      `SELECT checkpoint_commits FROM "${schema}".runs WHERE run_id = $1`,
+      [kept.runId],
+    );
+    expect(run?.checkpoint_commits).toBe(4);
+    const versions = await database.query(`SELECT version FROM "${schema}".schema_version`);
+    expect(versions).toEqual([{ version: 5 }]);
   });
 
   it('create on an existing id rejects with RunExistsError; append to an unknown run with RunNotFoundError; load of one is undefined', async () => {
