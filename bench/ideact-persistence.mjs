@@ -6,7 +6,7 @@
  * per append), and with a PostgresRunStore when a database answers. Also the store's size on disk per
  * turn count (it must grow linearly with the turns).
  *
- *   npm run build && node bench/ideact-persistence.mjs          (TURNS=400, BENCH_RUNS=3)
+ *   npm run build && node bench/ideact-persistence.mjs          (TURNS=400, BENCH_RUNS=5)
  *   IDEACT_TEST_DATABASE_URL=postgres://… for the PostgreSQL row (default postgres://postgres@127.0.0.1:5432/test)
  */
 import { createRequire } from 'node:module';
@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url);
 const { ScriptedProvider } = require(path.join(ROOT, 'dist', 'testing', 'index.js'));
 const { Agent, Executor, Toolkit, FileRunStore, PostgresRunStore, StateFileStores } = ideact;
 const TURNS = Number(process.env.TURNS ?? 400);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DATABASE_URL =
   process.env.IDEACT_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -112,7 +112,8 @@ const variants = [
   },
 ];
 
-async function postgresVariant() {
+/** PostgresRunStore rows, one per `sync` mode (issue 31), when a database answers. */
+async function postgresVariants() {
   const schema = `bench_${process.pid}`;
   const probe = new PostgresRunStore({ connectionString: DATABASE_URL, schema });
   try {
@@ -121,11 +122,20 @@ async function postgresVariant() {
     await probe.close().catch(() => undefined);
     return { unavailable: String(error.message).split('\n')[0] };
   }
+  const commit = new PostgresRunStore({ connectionString: DATABASE_URL, schema, sync: 'commit' });
   return {
-    label: 'PostgresRunStore',
     schema,
-    store: probe,
-    setup: async () => ({ config: { store: probe }, options: {} }),
+    stores: [probe, commit],
+    variants: [
+      {
+        label: "PostgresRunStore (sync 'batch', default)",
+        setup: async () => ({ config: { store: probe }, options: {} }),
+      },
+      {
+        label: "PostgresRunStore (sync 'commit')",
+        setup: async () => ({ config: { store: commit }, options: {} }),
+      },
+    ],
   };
 }
 
@@ -141,27 +151,33 @@ async function dropSchema(schema) {
   }
 }
 
-const rows = [];
-const postgres = await postgresVariant();
-const all = postgres.unavailable ? variants : [...variants, postgres];
-for (const variant of all) {
-  await timed(20, variant); // warm-up
-  const samples = [];
-  let bytes;
-  for (let index = 0; index < RUNS; index++) {
+const postgres = await postgresVariants();
+const all = postgres.unavailable ? variants : [...variants, ...postgres.variants];
+for (const variant of all) await timed(TURNS, variant); // warm-up, a whole run each
+// Rounds interleave the variants, so the machine's drift and the JIT's warmth fall on all alike.
+const samples = all.map(() => []);
+const sizes = [];
+for (let round = 0; round < RUNS; round++) {
+  for (const [index, variant] of all.entries()) {
     const sample = await timed(TURNS, variant);
-    samples.push(sample.ms);
-    bytes = sample.bytes;
+    samples[index].push(sample.ms);
+    sizes[index] = sample.bytes;
   }
-  rows.push({ label: variant.label, ms: median(samples), bytes });
 }
-if (postgres.store) {
-  await postgres.store.close();
+const rows = all.map((variant, index) => ({
+  label: variant.label,
+  ms: median(samples[index]),
+  bytes: sizes[index],
+}));
+if (postgres.stores) {
+  for (const store of postgres.stores) await store.close();
   await dropSchema(postgres.schema);
 }
 
 const memory = rows[0].ms;
-console.log(`${TURNS} turns (one Call each), median of ${RUNS}, Node ${process.version}`);
+console.log(
+  `${TURNS} turns (one Call each), median of ${RUNS} interleaved rounds, Node ${process.version}`,
+);
 for (const row of rows) {
   console.log(
     `${row.label.padEnd(36)} ${formatNumber(row.ms).padStart(7)} ms  ${formatNumber(row.ms / memory).padStart(6)} × in memory` +

@@ -24,6 +24,10 @@ export function registerDurableCommands(program: Command, io: CliIo, run: RunHan
     .option('--database-url <url>', 'the PostgreSQL database of the runs and the queue (required)')
     .option('--idea <file>', 'the Idea every run uses')
     .option('--ideas <dir>', 'a folder of Ideas; each run names its Idea by file name')
+    .option(
+      '--config <file>',
+      'a module exporting a container or a configuration (.js, .mjs, .ts through your tsx): runs enqueued with agent name "agent" (or none) run its agent',
+    )
     .option('--concurrency <n>', 'runs this worker executes at the same time (default 4)')
     .option(
       '--global-concurrency <n>',

@@ -52,7 +52,7 @@ export function providerLine(info: PlaygroundProviderInfo): string {
  */
 export async function loadConfigContainer(
   file: string,
-  provider: Provider,
+  provider: Provider | (() => Promise<Provider>),
 ): Promise<ContainerInstance> {
   const loaded = await loadConfigModule(file);
   if (loaded.kind === 'container') return loaded.container;
@@ -70,7 +70,10 @@ export async function loadConfigContainer(
     });
   }
   try {
-    return createContainer({ ...loaded.config, provider: loaded.config.provider ?? provider });
+    // A provider chosen on demand is chosen only for a configuration that names none.
+    const chosen =
+      loaded.config.provider ?? (typeof provider === 'function' ? await provider() : provider);
+    return createContainer({ ...loaded.config, provider: chosen });
   } catch (error) {
     throw new PlaygroundConfigError({
       file,

@@ -12,7 +12,7 @@ import {
   type EngineOptions,
   type Worker,
 } from 'ideact';
-import { CLI, runCli, runPrintedCommand } from '../cli/run-cli';
+import { CLI, REPO_ROOT, runCli, runPrintedCommand } from '../cli/run-cli';
 import { databaseForThisFile } from '../support/test-database';
 import { scenarioAgent, TASKS, type SideEffect } from './fixtures/worker-scenario';
 import { sideEffects, waitUntil } from './worker-processes';
@@ -304,6 +304,66 @@ describe('a worker on the test database (issue 18)', () => {
     await expectNestedRunCompleted(runId);
     expect(await workflows()).toEqual(['run SUCCESS', 'child SUCCESS']);
   }, 30_000);
+
+  it('issue 29: `ideact worker --config` serves runs of the config’s agent, enqueued with no agent name or as `agent`', async () => {
+    const config = path.join(directory, 'ideact.config.cjs');
+    writeFileSync(
+      config,
+      `const { ScriptedProvider } = require(${JSON.stringify(path.join(REPO_ROOT, 'dist', 'testing', 'index.js'))});
+const shout = {
+  type: 'object',
+  properties: { _tool: { const: 'shout' }, text: { type: 'string' } },
+  required: ['_tool', 'text'],
+};
+module.exports = {
+  tools: [shout],
+  activities: [{ shout: (params) => String(params.text).toUpperCase() }],
+  // Each run asks for one shout, then answers once the Activity's result is in the prompt.
+  provider: new ScriptedProvider((request) =>
+    request.messages.some((message) => String(message.content).includes('HELLO THERE'))
+      ? { calls: [], output: 'heard HELLO THERE' }
+      : { calls: [{ _tool: 'shout', text: 'hello there' }], output: null },
+  ),
+};
+`,
+    );
+    const options = cliDatabase.map((value) => (value === 'worker-test' ? 'config-worker' : value));
+    const child = spawn(
+      process.execPath,
+      [
+        ...[CLI, 'worker', ...options, '--config', config, '--concurrency', '1'],
+        ...['--polling-interval', '100', '--takeover-interval', '500'],
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    const configQueue = new RunQueue({ ...engine, queueName: 'config-worker' });
+    try {
+      await waitUntil(
+        () => stderr.includes(': serving agent on queue config-worker'),
+        'the worker',
+      );
+      for (const agentName of [undefined, 'agent']) {
+        const { runId } = await configQueue.enqueue({
+          task: 'Shout hello.',
+          ...(agentName === undefined ? {} : { agentName }),
+        });
+        expect(await configQueue.wait(runId, { timeoutMs: 15_000 })).toMatchObject({
+          status: 'completed',
+          stopReason: 'output',
+          output: 'heard HELLO THERE',
+        });
+      }
+    } finally {
+      await configQueue.close();
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+  }, 45_000);
 
   it('`ideact worker --idea` serves runs that `ideact runs enqueue` puts on its queue, and stops on SIGINT', async () => {
     const idea = path.join(directory, 'echo.json');
