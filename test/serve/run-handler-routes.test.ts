@@ -292,6 +292,69 @@ describe('safety (issue 32 item 4)', () => {
     }
   });
 
+  it('under a base path, with principals: every route answers under it only, and /chat keeps one principal’s chat from another', async () => {
+    const mounted = await serveApp({
+      basePath: '/api/agent',
+      authorize: (request) => {
+        const user = request.headers.get('x-user');
+        return user === null ? undefined : { id: user };
+      },
+    });
+    try {
+      const as = (user: string) => ({ 'x-user': user, 'content-type': 'application/json' });
+      const chat = (user: string) =>
+        fetch(`${mounted.url}/api/agent/chat`, {
+          method: 'POST',
+          headers: as(user),
+          body: JSON.stringify({
+            id: 'chat-shared-id',
+            messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: TASKS.delete }] }],
+          }),
+        });
+      const started = await chat('alice');
+      expect(started.status).toBe(200);
+      const chunks = (await readSse(started)).map((message) => message.data);
+      const aliceRun = (
+        chunks.find(
+          (chunk) => (chunk as { messageMetadata?: unknown }).messageMetadata !== undefined,
+        ) as { messageMetadata: { runId: string } }
+      ).messageMetadata.runId;
+      expect(aliceRun).toMatch(/^run_/);
+      expect((await settled(`${mounted.url}/api/agent`, aliceRun, as('alice'))).status).toBe(
+        'awaiting_approval',
+      );
+
+      // Nothing answers outside the base path.
+      for (const path of ['/runs', `/runs/${aliceRun}`, '/chat']) {
+        const outside = await fetch(`${mounted.url}${path}`, { headers: as('alice') });
+        expect([path, outside.status]).toEqual([path, 404]);
+      }
+      // Another principal neither resumes nor streams alice's chat, nor sees its run.
+      const resumed = await fetch(`${mounted.url}/api/agent/chat/chat-shared-id/stream`, {
+        headers: as('mallory'),
+      });
+      expect(resumed.status).toBe(204);
+      const listed = (await (
+        await fetch(`${mounted.url}/api/agent/runs`, { headers: as('mallory') })
+      ).json()) as { runs: unknown[] };
+      expect(listed.runs).toEqual([]);
+      // The same chat id from mallory is a chat of mallory's own: a new run, alice's left as it was.
+      const own = (await readSse(await chat('mallory'))).map((message) => message.data);
+      const malloryRun = (
+        own.find(
+          (chunk) => (chunk as { messageMetadata?: unknown }).messageMetadata !== undefined,
+        ) as { messageMetadata: { runId: string } }
+      ).messageMetadata.runId;
+      expect(malloryRun).not.toBe(aliceRun);
+      expect((await settled(`${mounted.url}/api/agent`, aliceRun, as('alice'))).status).toBe(
+        'awaiting_approval',
+      );
+    } finally {
+      await mounted.close();
+      await fs.rm(mounted.dir, { recursive: true, force: true });
+    }
+  });
+
   it('CORS: an allowed origin gets its preflight answered and the header; any other origin is 403 before anything runs', async () => {
     const preflight = await fetch(`${app.url}/runs`, {
       method: 'OPTIONS',
