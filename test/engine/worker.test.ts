@@ -24,6 +24,27 @@ import { sideEffects, waitUntil } from './worker-processes';
  */
 const db = databaseForThisFile();
 
+/** One run at a time, a 100 ms queue poll, a 500 ms takeover scan. */
+const WORKER_PACE = [
+  '--concurrency',
+  '1',
+  '--polling-interval',
+  '100',
+  '--takeover-interval',
+  '500',
+];
+
+/** `ideact worker ARGS` (at WORKER_PACE) as a child: its stderr and exit. */
+function cliWorker(args: string[]) {
+  const child = spawn(process.execPath, [CLI, 'worker', ...args, ...WORKER_PACE], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
 describe('a worker on the test database (issue 18)', () => {
   let directory: string;
   let log: string;
@@ -328,23 +349,11 @@ module.exports = {
 `,
     );
     const options = cliDatabase.map((value) => (value === 'worker-test' ? 'config-worker' : value));
-    const child = spawn(
-      process.execPath,
-      [
-        ...[CLI, 'worker', ...options, '--config', config, '--concurrency', '1'],
-        ...['--polling-interval', '100', '--takeover-interval', '500'],
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) =>
-      child.on('exit', (code) => resolve(code)),
-    );
+    const { child, stderr, exited } = cliWorker([...options, '--config', config]);
     const configQueue = new RunQueue({ ...engine, queueName: 'config-worker' });
     try {
       await waitUntil(
-        () => stderr.includes(': serving agent on queue config-worker'),
+        () => stderr().includes(': serving agent on queue config-worker'),
         'the worker',
       );
       for (const agentName of [undefined, 'agent']) {
@@ -379,32 +388,13 @@ module.exports = {
       }),
     );
     const options = cliDatabase.map((value) => (value === 'worker-test' ? 'cli-worker' : value));
-    const child = spawn(
-      process.execPath,
-      [
-        ...[
-          CLI,
-          'worker',
-          ...options,
-          '--idea',
-          idea,
-          '--provider',
-          'offline',
-          '--concurrency',
-          '1',
-        ],
-        ...['--polling-interval', '100', '--takeover-interval', '500'],
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) =>
-      child.on('exit', (code) => resolve(code)),
-    );
+    const { child, stderr, exited } = cliWorker([
+      ...options,
+      ...['--idea', idea, '--provider', 'offline'],
+    ]);
     try {
-      await waitUntil(() => stderr.includes(': serving echo on queue cli-worker'), 'the worker');
-      expect(stderr).toContain(
+      await waitUntil(() => stderr().includes(': serving echo on queue cli-worker'), 'the worker');
+      expect(stderr()).toContain(
         '(concurrency 1, queue polled every 100 ms, takeover scan every 500 ms)',
       );
       const enqueued = await runCli(['runs', 'enqueue', idea, ...options, '--wait', '--json']);
@@ -419,6 +409,6 @@ module.exports = {
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     }
-    expect(stderr).toContain('ideact worker: SIGINT: stopping');
+    expect(stderr()).toContain('ideact worker: SIGINT: stopping');
   }, 30_000);
 });
