@@ -13,6 +13,7 @@ import type { RunEvent } from '../runs/run-event';
  * - `call-start` → TOOL_CALL_START, TOOL_CALL_ARGS (the params as JSON), TOOL_CALL_END;
  *   `call-end` → TOOL_CALL_RESULT (the output, or `{ error }`);
  * - `approval-requested` → the tool call, and an interrupt per Call (reason `tool_approval`);
+ * - the run's State, read after each Actor step, when it changed → STATE_DELTA (`replace` of `/state`);
  * - `run-end` → STATE_SNAPSHOT `{ output, state }` then RUN_FINISHED (outcome `interrupt` while Calls
  *   await approval, else `success`; `result` = the output when there is one), or RUN_ERROR when it failed.
  */
@@ -38,11 +39,14 @@ export class AgUiEventStream {
   private readonly shownCalls = new Set<string>();
   private readonly interrupts: Array<{ callId: string; tool: string }> = [];
   private outputShown = false;
+  /** The run's State as last sent (JSON), so a delta goes out only when it changed. */
+  private stateSent = 'null';
 
   constructor(private readonly ids: { threadId: string; runId: string; ideactRunId: string }) {}
 
   /** RUN_STARTED and the first state snapshot. */
   start(state: unknown): AgUiEvent[] {
+    this.stateSent = JSON.stringify(state ?? null);
     return [
       { type: 'RUN_STARTED', threadId: this.ids.threadId, runId: this.ids.runId },
       { type: 'STATE_SNAPSHOT', snapshot: { output: null, state: state ?? null } },
@@ -127,6 +131,26 @@ export class AgUiEventStream {
       default:
         return [];
     }
+  }
+
+  /** Whether `event` ends a step of this run after which its State may have changed (an Actor's). */
+  changesState(event: RunEvent): boolean {
+    return (
+      event.type === 'step' &&
+      event.module === 'actor' &&
+      event.runId === this.ids.ideactRunId &&
+      event.path.length === 1
+    );
+  }
+
+  /** A STATE_DELTA replacing `/state` when the run's State differs from the one last sent. */
+  state(value: unknown): AgUiEvent[] {
+    const text = JSON.stringify(value ?? null);
+    if (text === this.stateSent) return [];
+    this.stateSent = text;
+    return [
+      { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/state', value: value ?? null }] },
+    ];
   }
 
   private output(requestId: string, value: unknown): AgUiEvent[] {

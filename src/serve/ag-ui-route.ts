@@ -84,6 +84,11 @@ export async function handleAgUiRoute(
           ? runStateValue((await runs.owned(principal, runId)).state)
           : undefined;
         for (const event of events.map(stored.event, state)) writer.send(event);
+        // After an Actor step, the State its Calls wrote (as it is now), when it changed.
+        if (events.changesState(stored.event)) {
+          const now = runStateValue(await runs.currentState(principal, runId));
+          for (const event of events.state(now)) writer.send(event);
+        }
       },
       end: () => undefined,
     });

@@ -6,6 +6,7 @@ import type { ApprovalDecision } from '../calls/call-approval';
 import { callRunDone, startCallRun } from '../dev/call-run';
 import { cancelStoredRun } from '../engine/stored-run-control';
 import { RunFinishedError } from '../errors/run-finished.error';
+import type { AgentState } from '../runs/agent-state';
 import type { RunStatus, RunStore, RunSummary, StoredRun } from '../runs/run-store';
 import type { Principal } from './authorization';
 import { withRunLabels } from './labeled-store';
@@ -112,6 +113,16 @@ export class ServedRuns {
       throw runNotFound(runId);
     }
     return stored;
+  }
+
+  /**
+   * The run's state as it is now: the live one when this process drives the run (no store read),
+   * else the stored one. A 404 for another principal's run, as `owned`.
+   */
+  async currentState(principal: Principal, runId: string): Promise<AgentState> {
+    const live = this.running.get(runId);
+    if (live !== undefined && live.principal === principal.id) return live.run.state;
+    return (await this.owned(principal, runId)).state;
   }
 
   /** True when the run is driven in this process now. */

@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { HttpAgent } from '@ag-ui/client';
+import { createAgent, type ToolSchema } from 'ideact';
+import { ScriptedProvider } from 'ideact/testing';
 import {
   ANSWERS,
   deleted,
@@ -130,4 +132,51 @@ it('a Call that needs approval ends the run with an interrupt; resuming with the
   });
   expect(deleted.slice(before)).toEqual(['notes.txt']);
   expect(agent.pendingInterrupts).toEqual([]);
+});
+
+it("the run's State, as its Calls write it, reaches the client as a STATE_DELTA before the run finishes", async () => {
+  const record: ToolSchema = {
+    type: 'object',
+    properties: {
+      _tool: { const: 'record' },
+      name: { type: 'string' },
+      _outputPath: { type: 'string' },
+    },
+    required: ['_tool', 'name'],
+  };
+  const written = await serveApp({
+    token: TOKEN,
+    agent: createAgent({
+      tools: [record],
+      activities: [{ record: (params) => ({ recorded: params.name }) }],
+      provider: new ScriptedProvider([
+        { calls: [{ _tool: 'record', name: 'first', _outputPath: '†state.notes' }], output: null },
+        { calls: [], output: 'noted' },
+      ]),
+    }),
+  });
+  try {
+    const agent = new HttpAgent({
+      url: `${written.url}/ag-ui`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+      threadId: 'thread-state',
+      initialMessages: [{ id: 'thread-state-user', role: 'user', content: 'Record it.' }],
+    });
+    const { events } = await run(agent);
+    const types = events.map((event) => event.type);
+    const delta = events.findIndex(
+      (event) =>
+        event.type === 'STATE_DELTA' &&
+        (event.delta as Array<{ path: string }>).some((operation) => operation.path === '/state'),
+    );
+    expect(delta).toBeGreaterThan(0);
+    expect(events[delta]!.delta).toEqual([
+      { op: 'replace', path: '/state', value: { notes: { recorded: 'first' } } },
+    ]);
+    expect(delta).toBeLessThan(types.lastIndexOf('STATE_SNAPSHOT'));
+    expect(agent.state).toMatchObject({ output: 'noted', state: { notes: { recorded: 'first' } } });
+  } finally {
+    await written.close();
+    await fs.rm(written.dir, { recursive: true, force: true });
+  }
 });
