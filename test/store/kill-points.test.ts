@@ -25,19 +25,19 @@ interface Variant {
 const variants: Variant[] = [
   {
     label: 'FileRunStore, watched step by step',
-    runs: 10,
+    runs: 6,
     arguments: () => ['watched', 'file'],
     store: (directory) => new FileRunStore({ dir: path.join(directory, 'runs') }),
   },
   {
     label: 'FileRunStore, unwatched (commits written while the run goes on)',
-    runs: 5,
+    runs: 4,
     arguments: () => ['unwatched', 'file'],
     store: (directory) => new FileRunStore({ dir: path.join(directory, 'runs') }),
   },
   {
     label: "PostgresRunStore (sync 'batch'), unwatched",
-    runs: 5,
+    runs: 4,
     arguments: () => ['unwatched', 'postgres', database.schema],
     store: () => new PostgresRunStore({ connectionString: database.url, schema: database.schema }),
   },
