@@ -1,9 +1,9 @@
 import type { ApprovalDecision } from '../calls/call-approval';
 import { AgUiEventStream } from './ag-ui-events';
 import { isJsonObject, readJsonObject } from './http-messages';
-import { followForProtocol, lastSeq } from './protocol-stream';
+import { continueOrStart, followForProtocol, lastSeq } from './protocol-stream';
 import { runStateValue } from './run-state-value';
-import { checkInputSize, targetOf, type RouteContext } from './runs-routes';
+import type { RouteContext } from './runs-routes';
 import { isRootEnd } from './served-events';
 import { LABELS } from './served-runs';
 import { sseResponse } from './sse-response';
@@ -50,28 +50,14 @@ export async function handleAgUiRoute(
     after = await lastSeq(context, runId);
     await runs.decide(principal, runId, decisionsOf(resume));
   } else {
-    const task = lastUserText(body.messages);
     const forwarded = isJsonObject(body.forwardedProps) ? body.forwardedProps : {};
-    checkInputSize(forwarded.input, task, context.maxInputBytes);
-    if (existing !== undefined) {
-      runId = existing;
-      after = await lastSeq(context, runId);
-      await runs.continueRun(principal, runId, task);
-    } else {
-      const target = targetOf(runs, forwarded);
-      const prepared = await target.prepare(forwarded.input, task);
-      if (prepared.issues.length > 0) {
-        throw new ServeRequestError(
-          400,
-          'INVALID_PARAMS',
-          `The input of "${target.name}" does not match its input schema: ${prepared.issues
-            .map((issue) => `${issue.path || '(root)'} ${issue.message}`)
-            .join('; ')}.`,
-          { path: '/forwardedProps/input' },
-        );
-      }
-      runId = await runs.start(principal, target, prepared, { [LABELS.thread]: threadId });
-    }
+    ({ runId, after } = await continueOrStart(context, {
+      existing,
+      task: lastUserText(body.messages),
+      body: forwarded,
+      inputPath: '/forwardedProps/input',
+      label: { [LABELS.thread]: threadId },
+    }));
   }
   const initial = runStateValue((await runs.owned(principal, runId)).state);
   const events = new AgUiEventStream({ threadId, runId: aguiRunId, ideactRunId: runId });

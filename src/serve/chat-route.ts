@@ -1,7 +1,7 @@
 import type { ApprovalDecision } from '../calls/call-approval';
 import { isJsonObject, readJsonObject } from './http-messages';
-import { followForProtocol, lastSeq, segmentStart } from './protocol-stream';
-import { checkInputSize, targetOf, type RouteContext } from './runs-routes';
+import { continueOrStart, followForProtocol, lastSeq, segmentStart } from './protocol-stream';
+import type { RouteContext } from './runs-routes';
 import { LABELS } from './served-runs';
 import { sseResponse } from './sse-response';
 import { ServeRequestError } from './serve-request-error';
@@ -61,27 +61,13 @@ async function postChat(context: RouteContext, request: Request): Promise<Respon
     after = await lastSeq(context, runId);
     await runs.decide(principal, runId, decisions);
   } else {
-    const task = textOf(last);
-    checkInputSize(body.input, task, context.maxInputBytes);
-    if (existing !== undefined) {
-      runId = existing;
-      after = await lastSeq(context, runId);
-      await runs.continueRun(principal, runId, task);
-    } else {
-      const target = targetOf(runs, body);
-      const prepared = await target.prepare(body.input, task);
-      if (prepared.issues.length > 0) {
-        throw new ServeRequestError(
-          400,
-          'INVALID_PARAMS',
-          `The input of "${target.name}" does not match its input schema: ${prepared.issues
-            .map((issue) => `${issue.path || '(root)'} ${issue.message}`)
-            .join('; ')}.`,
-          { path: '/input' },
-        );
-      }
-      runId = await runs.start(principal, target, prepared, { [LABELS.chat]: chatId });
-    }
+    ({ runId, after } = await continueOrStart(context, {
+      existing,
+      task: textOf(last),
+      body,
+      inputPath: '/input',
+      label: { [LABELS.chat]: chatId },
+    }));
   }
   return uiStream(context, runId, after);
 }

@@ -1,5 +1,6 @@
 import type { StoredRunEvent } from '../runs/run-store';
-import type { RouteContext } from './runs-routes';
+import { checkInputSize, targetOf, type RouteContext } from './runs-routes';
+import { ServeRequestError } from './serve-request-error';
 import type { SseWriter } from './sse-response';
 
 /**
@@ -59,4 +60,44 @@ export async function segmentStart(context: RouteContext, runId: string): Promis
 export async function lastSeq(context: RouteContext, runId: string): Promise<number> {
   const events = await context.runs.events.read(runId, 0);
   return events[events.length - 1]?.seq ?? 0;
+}
+
+/**
+ * A conversation's next user message (a chat's, an AG-UI thread's): it continues the conversation's
+ * run when there is one, else starts a run of the target `body` names with `input` (checked against
+ * its input schema; `inputPath` names it in the 400) and labels it with the conversation's id.
+ * Returns the run and the last event seq before this segment (where the stream starts after).
+ */
+export async function continueOrStart(
+  context: RouteContext,
+  conversation: {
+    existing: string | undefined;
+    task: string;
+    body: Record<string, unknown>;
+    inputPath: string;
+    label: Record<string, string>;
+  },
+): Promise<{ runId: string; after: number }> {
+  const { runs, principal } = context;
+  const { existing, task, body } = conversation;
+  checkInputSize(body.input, task, context.maxInputBytes);
+  if (existing !== undefined) {
+    const after = await lastSeq(context, existing);
+    await runs.continueRun(principal, existing, task);
+    return { runId: existing, after };
+  }
+  const target = targetOf(runs, body);
+  const prepared = await target.prepare(body.input, task);
+  if (prepared.issues.length > 0) {
+    throw new ServeRequestError(
+      400,
+      'INVALID_PARAMS',
+      `The input of "${target.name}" does not match its input schema: ${prepared.issues
+        .map((issue) => `${issue.path || '(root)'} ${issue.message}`)
+        .join('; ')}.`,
+      { path: conversation.inputPath },
+    );
+  }
+  const runId = await runs.start(principal, target, prepared, conversation.label);
+  return { runId, after: 0 };
 }
