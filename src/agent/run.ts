@@ -280,10 +280,11 @@ export class Run {
     // prompt is not stored) changes only counters: not worth a journal line.
     const key = JSON.stringify([entry.head, entry.nextStep, entry.limits, entry.status]);
     if (entry.nodes.length === 0 && entry.from === state.nodes.length && key === this.lastCommit) {
-      return journal.settled();
+      return this.commitsInBackground ? journal.written() : journal.settled();
     }
     this.lastCommit = key;
-    return journal.write(entry);
+    // Nobody waits for it: the steps that follow at once (the next model turn) join its append.
+    return journal.write(entry, this.commitsInBackground ? DEFERRED : undefined);
   }
 
   /**
@@ -580,6 +581,9 @@ export class Run {
 
 /** What a checkpoint without a store returns: nothing to wait for, one promise for every such step. */
 const RESOLVED: Promise<void> = Promise.resolve();
+
+/** A commit nobody waits for goes out on the event loop's next turn, with what follows it at once. */
+const DEFERRED = { defer: true } as const;
 
 /** True when two limit sets are the same (they rarely change during a run; when they do, stop anew). */
 function sameLimits(left: AgentState['limits'], right: AgentState['limits']): boolean {

@@ -39,7 +39,7 @@ function slowStore(inner: RunStore, delayMs: number, failFrom = Infinity) {
     async append(runId, entries) {
       calls += 1;
       if (calls >= failFrom) throw new Error('the disk is full');
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       await inner.append(runId, entries);
       appended.push([...entries]);
     },
@@ -90,6 +90,30 @@ describe('commits of a run nobody watches step by step (issue 31)', () => {
     const stored = await inner.load(result.runId);
     expect(stored?.state.nodes).toEqual(JSON.parse(JSON.stringify(result.state.nodes)));
     expect(stored?.state.nextStep).toMatchObject({ module: 'done', args: { reason: 'output' } });
+    await inner.close();
+  });
+
+  it('R-LOOP-5 with a store that answers at once, each turn is one append: a Call’s result goes out with the next turn’s commits and the next Call’s start', async () => {
+    const inner = new FileRunStore({ dir: directory });
+    const { store, appended } = slowStore(inner, 0);
+    const agent = createAgent({
+      tools: [weatherTool],
+      provider: turnsProvider(),
+      store,
+      activities: [{ weather: () => ({ sky: 'sun' }) }],
+    });
+    const result = await agent.run({ task: 'Ask about six cities.', maxTurns: TURNS + 2 });
+    expect(result.output).toBe(`asked ${TURNS}`);
+    // The run's first commit, the first turn up to its Call's start, then each Call's result
+    // with the next turn up to the next Call's start (the last: with the answer).
+    expect(appended).toHaveLength(TURNS + 2);
+    const starts = appended.slice(1, TURNS + 1);
+    for (const batch of starts) expect(batch[batch.length - 1]?.type).toBe('call-start');
+    for (const batch of appended.slice(2)) {
+      expect(batch[0]).toMatchObject({ type: 'commit', nodes: [{ message: { type: 'result' } }] });
+    }
+    const stored = await inner.load(result.runId);
+    expect(stored?.state.nodes).toEqual(JSON.parse(JSON.stringify(result.state.nodes)));
     await inner.close();
   });
 

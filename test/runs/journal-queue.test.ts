@@ -77,4 +77,57 @@ describe('JournalQueue: a run’s writes in order, batched while one is in fligh
     expect(() => queue.throwIfFailed()).toThrow(failure);
     expect(batches).toEqual([['a']]);
   });
+
+  it('a deferred write goes out on the loop’s next turn with the deferred writes made meanwhile', async () => {
+    const { store, batches, release } = heldStore();
+    const queue = new JournalQueue(store, 'run-1');
+    const written = [
+      queue.write(entry('a'), { defer: true }),
+      queue.write(entry('b'), { defer: true }),
+    ];
+    await Promise.resolve();
+    expect(batches).toEqual([]);
+    // written() waits without hurrying the batch.
+    void queue.written();
+    expect(batches).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([['a', 'b']]);
+    await release();
+    await Promise.all(written);
+  });
+
+  it('an awaited write sends the deferred entries at once, itself with them; settled() does too', async () => {
+    const { store, batches, release } = heldStore();
+    const queue = new JournalQueue(store, 'run-1');
+    void queue.write(entry('a'), { defer: true });
+    const started = queue.write(entry('start'));
+    expect(batches).toEqual([['a', 'start']]);
+    await release();
+    await started;
+    void queue.write(entry('b'), { defer: true });
+    const settled = queue.settled();
+    expect(batches).toEqual([['a', 'start'], ['b']]);
+    await release();
+    await settled;
+    // Behind an append in flight, a deferred write waits for it like any other.
+    void queue.write(entry('c'));
+    void queue.write(entry('d'), { defer: true });
+    await release();
+    expect(batches).toEqual([['a', 'start'], ['b'], ['c'], ['d']]);
+    await release();
+    await queue.settled();
+  });
+
+  it('a failed deferred append fails its writes and every later one', async () => {
+    const { store, batches, release } = heldStore();
+    const queue = new JournalQueue(store, 'run-1');
+    const failure = new Error('disk full');
+    const first = queue.write(entry('a'), { defer: true }).catch((error: unknown) => error);
+    await new Promise((resolve) => setImmediate(resolve));
+    await release(failure);
+    expect(await first).toBe(failure);
+    await expect(queue.write(entry('b'), { defer: true })).rejects.toBe(failure);
+    await expect(queue.written()).rejects.toBe(failure);
+    expect(batches).toEqual([['a']]);
+  });
 });
