@@ -78,6 +78,8 @@ async function timed(turns, variant) {
     if (result.output !== `noted ${turns}`)
       throw new Error(`${variant.label}: ${result.stopReason}`);
     await close?.();
+    // The floor row: what the run's own statements cost on their own (see postgresVariants).
+    if (variant.replay !== undefined) return { ms: await variant.replay() };
     return { ms, bytes: variant.measuresSize ? sizeOf(directory) : undefined };
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -123,9 +125,10 @@ async function postgresVariants() {
     return { unavailable: String(error.message).split('\n')[0] };
   }
   const commit = new PostgresRunStore({ connectionString: DATABASE_URL, schema, sync: 'commit' });
+  const floor = await statementFloor(schema);
   return {
     schema,
-    stores: [probe, commit],
+    stores: [probe, commit, floor],
     variants: [
       {
         label: "PostgresRunStore (sync 'batch', default)",
@@ -135,7 +138,66 @@ async function postgresVariants() {
         label: "PostgresRunStore (sync 'commit')",
         setup: async () => ({ config: { store: commit }, options: {} }),
       },
+      {
+        label: 'floor: its statements, raw pg',
+        setup: async () => ({ config: { store: floor.store }, options: {} }),
+        replay: () => floor.replay(),
+      },
     ],
+  };
+}
+
+/**
+ * The floor under PostgresRunStore's row (issue 31 item 3): a run on a `'batch'` store whose pool
+ * records the journal appends it sends (one statement each), then `replay()` times the same
+ * statements sent one after another on one raw `pg` Client with the same `synchronous_commit = off`:
+ * the database's and the driver's round trips alone, without ideact's work or its compactions.
+ */
+async function statementFloor(schema) {
+  const { Client, Pool } = require('pg');
+  const options = '-c synchronous_commit=off';
+  const pool = new Pool({ connectionString: DATABASE_URL, options });
+  let recorded = [];
+  const recording = {
+    query: (...parameters) => pool.query(...parameters),
+    end: () => pool.end(),
+    async connect() {
+      const client = await pool.connect();
+      return {
+        query(config, values) {
+          if (typeof config === 'object' && /^WITH run AS/.test(config.text.trim())) {
+            recorded.push({ name: config.name, text: config.text, values: [...config.values] });
+          }
+          return client.query(config, values);
+        },
+        release: (error) => client.release(error),
+      };
+    },
+  };
+  const store = new PostgresRunStore({ pool: recording, schema });
+  return {
+    store: {
+      // The run's statements only: recording starts with its first append.
+      create: (...parameters) => ((recorded = []), store.create(...parameters)),
+      append: (...parameters) => store.append(...parameters),
+      load: (...parameters) => store.load(...parameters),
+      list: (...parameters) => store.list(...parameters),
+      delete: (...parameters) => store.delete(...parameters),
+      flush: () => store.flush(),
+    },
+    async replay() {
+      const statements = recorded;
+      const client = new Client({ connectionString: DATABASE_URL, options });
+      await client.connect();
+      try {
+        const started = performance.now();
+        for (const statement of statements) await client.query(statement);
+        return performance.now() - started;
+      } finally {
+        await client.end();
+      }
+    },
+    close: () => store.close().then(() => pool.end()),
   };
 }
 
