@@ -118,11 +118,22 @@ export class RunQueue {
       return workerRunResult<TOutput>(runId, stored.state, stored.status);
     }
     const handle = client.retrieveWorkflow<WorkerRunResult<TOutput>>(latest.workflowID);
+    const pollingIntervalMs = options.pollingIntervalMs ?? 200;
+    // DBOS's client ignores `timeoutSeconds` (5.x): with a timeout, the status is polled here, and
+    // the result is read once the workflow has ended.
+    if (options.timeoutMs !== undefined) {
+      const deadline = Date.now() + options.timeoutMs;
+      while (!ENDED_WORKFLOW.has((await handle.getStatus())?.status ?? '')) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          const stored = await loadStoredRun(this.store, runId);
+          return workerRunResult<TOutput>(runId, stored.state, stored.status);
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollingIntervalMs, left)));
+      }
+    }
     try {
-      const result = await handle.getResult({
-        pollingIntervalMs: options.pollingIntervalMs ?? 200,
-        ...(options.timeoutMs === undefined ? {} : { timeoutSeconds: options.timeoutMs / 1000 }),
-      });
+      const result = await handle.getResult({ pollingIntervalMs });
       if (result !== null) return result;
     } catch (error) {
       const status = await handle.getStatus();
@@ -281,3 +292,11 @@ function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]
   for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
   return picked;
 }
+
+/** DBOS workflow statuses after which a workflow's result can be read at once. */
+const ENDED_WORKFLOW: ReadonlySet<string> = new Set([
+  'SUCCESS',
+  'ERROR',
+  'CANCELLED',
+  'MAX_RECOVERY_ATTEMPTS_EXCEEDED',
+]);
