@@ -315,6 +315,14 @@ export class Run {
     this.context.observe();
   }
 
+  /**
+   * The Calls' attempts this run recorded (those it was resumed with included), as a copy: what a
+   * store's `load` would give as `attempts` once the run's writes are committed. @internal
+   */
+  recordedAttempts(): Record<string, number> {
+    return { ...this.attempts };
+  }
+
   /** The first save and the `run-start` event, once. */
   private open(): Promise<void> {
     this.opened ??= (async () => {

@@ -1,9 +1,11 @@
 import type { Agent } from '../agent/agent';
+import type { Run } from '../agent/run';
 import type { AgentState } from '../runs/agent-state';
 import { NestedAgentStoppedError } from '../errors/nested-agent-stopped.error';
 import { untilAborted } from '../internal/until-aborted';
 import type { NestedRunRequest } from '../runs/nested-run-gate';
-import type { RunHeader, RunStore } from '../runs/run-store';
+import { statusOf } from '../runs/run-journal';
+import type { RunHeader, RunStore, StoredRun } from '../runs/run-store';
 import { isAborted, markCancelled } from './agent-step';
 import type { RunSession } from './run-session';
 import { reopenStoredRun } from './stored-run-control';
@@ -183,12 +185,19 @@ export class ActorSession {
         nestedRuns: (request) => this.nestedRun(request),
       });
       if (run.state.nextStep.module !== 'actor') return;
+      let stepped = true;
       await run.step().catch((error: unknown) => {
+        stepped = false;
         // The Actor saved itself stopped first; how the run goes on is the next agent-step's call.
         if (!this.cancelled) throw error;
       });
       await store.flush?.();
       if (this.cancelled) await markCancelled(store, runId);
+      // Every write of the step is committed: the next agent-step goes on from the run as it is,
+      // without reading it back (issue 31). Not with nested runs (their states are runs of their own).
+      else if (stepped && this.nested.size === 0 && !this.input.stopSignal.aborted) {
+        this.input.session?.keep(storedAfterStep(stored.header, run));
+      }
     } finally {
       for (const own of this.tickets.values()) own.hand(undefined);
       for (const own of this.nested.values()) own.hand(null);
@@ -304,4 +313,23 @@ function ticket(): Ticket {
     done = (error) => (error === undefined ? resolve() : reject(error));
   });
   return { body, hand, ran, done };
+}
+
+/**
+ * The run as a store would load it after an Actor step that committed everything: its state, the
+ * status that state means, the attempts it recorded, and as open Calls those started without a
+ * result in the state (none, unless a Call was cut short).
+ */
+function storedAfterStep(header: RunHeader, run: Run): StoredRun {
+  const state = run.state;
+  const attempts = run.recordedAttempts();
+  const ended = new Set<string>();
+  for (const node of state.nodes) {
+    const source = node.metadata.source;
+    if (source !== undefined) ended.add(`${source.nodeId}:${source.callIndex}`);
+  }
+  const openCalls = Object.entries(attempts)
+    .filter(([callId]) => !ended.has(callId))
+    .map(([callId, attempt]) => ({ callId, attempt }));
+  return { header, status: statusOf(state), state, attempts, openCalls };
 }

@@ -1,0 +1,125 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createAgent, FileRunStore } from 'ideact';
+import { ScriptedProvider } from 'ideact/testing';
+import { ActorSession } from '../../src/engine/actor-session';
+import { RunSession } from '../../src/engine/run-session';
+import { weatherTool } from '../agent/run-fixtures';
+
+/**
+ * Issue 31 item 2 ("no per-step re-reads of what the worker already holds"): after an Actor step
+ * that committed everything, a worker's Actor hands the run on to the next agent-step as it is,
+ * and what it hands on is what the store would load.
+ */
+
+let directory: string;
+beforeEach(async () => {
+  directory = await fs.mkdtemp(path.join(os.tmpdir(), 'ideact-actor-session-'));
+});
+afterEach(async () => {
+  await fs.rm(directory, { recursive: true, force: true });
+});
+
+/** A run stored at its Actor step (two weather Calls), the agent, and the store. */
+async function runAtActorStep(weather: () => unknown, activityErrors: 'feed' | 'throw' = 'feed') {
+  const store = new FileRunStore({ dir: directory });
+  const agent = createAgent({
+    tools: [weatherTool],
+    provider: new ScriptedProvider([
+      {
+        calls: [
+          { _tool: 'weather', city: 'Rome' },
+          { _tool: 'weather', city: 'Oslo' },
+        ],
+        output: null,
+      },
+      { calls: [], output: 'done' },
+    ]),
+    store,
+    activities: [{ weather }],
+    activityErrors,
+  });
+  const run = agent.start({ task: 'Weather in Rome and Oslo?' });
+  for (let step = 0; step < 3; step++) await run.step();
+  expect(run.state.nextStep).toEqual({ module: 'actor', args: { nodeId: 1 } });
+  return { store, agent, runId: run.id };
+}
+
+/** One Actor step driven as a worker's DBOS steps would drive it (one step per Call). */
+async function actorStep(
+  setup: Awaited<ReturnType<typeof runAtActorStep>>,
+  stopSignal = new AbortController().signal,
+) {
+  const session = new RunSession(setup.store, setup.runId);
+  const actor = new ActorSession(
+    {
+      store: setup.store,
+      runId: setup.runId,
+      session,
+      agentFor: () => Promise.resolve(setup.agent),
+      stopSignal,
+      awaitChild: () => Promise.reject(new Error('no child workflows here')),
+    },
+    ['1:0', '1:1'],
+  );
+  const steps = await Promise.allSettled([
+    actor.step('1:0', undefined),
+    actor.step('1:1', undefined),
+  ]);
+  await actor.ended();
+  return { session, steps };
+}
+
+describe('a worker’s Actor step hands the run on (issue 31)', () => {
+  it('the next step takes the run without reading the store, equal to what the store loads', async () => {
+    const setup = await runAtActorStep(() => ({ sky: 'sun' }));
+    const { session, steps } = await actorStep(setup);
+    expect(steps.map((step) => step.status)).toEqual(['fulfilled', 'fulfilled']);
+
+    const load = jest.spyOn(setup.store, 'load');
+    const held = await session.take();
+    expect(load).not.toHaveBeenCalled();
+    load.mockRestore();
+
+    const loaded = await setup.store.load(setup.runId);
+    expect(held?.state.nextStep).toEqual({ module: 'prompter', args: {} });
+    expect(held?.status).toBe('running');
+    expect(held?.attempts).toEqual({ '1:0': 1, '1:1': 1 });
+    expect(held?.openCalls).toEqual([]);
+    expect(JSON.parse(JSON.stringify(held))).toEqual(JSON.parse(JSON.stringify(loaded)));
+    // Taken once: a second take reads the store.
+    const again = jest.spyOn(setup.store, 'load');
+    await session.take();
+    expect(again).toHaveBeenCalledTimes(1);
+    await setup.store.close();
+  });
+
+  it('Calls that failed are results: the run is handed on with them, as the store loads it', async () => {
+    const setup = await runAtActorStep(() => {
+      throw new Error('the weather service is down');
+    });
+    const { session, steps } = await actorStep(setup);
+    expect(steps.map((step) => step.status)).toEqual(['fulfilled', 'fulfilled']);
+    const load = jest.spyOn(setup.store, 'load');
+    const held = await session.take();
+    expect(load).not.toHaveBeenCalled();
+    load.mockRestore();
+    expect(held?.state.nodes.filter((node) => node.message.type === 'result')).toHaveLength(2);
+    const loaded = await setup.store.load(setup.runId);
+    expect(JSON.parse(JSON.stringify(held))).toEqual(JSON.parse(JSON.stringify(loaded)));
+    await setup.store.close();
+  });
+
+  it('after an Actor step that threw, nothing is handed on: the next step reads the store', async () => {
+    const setup = await runAtActorStep(() => {
+      throw new Error('a bug in the Activity');
+    }, 'throw');
+    const { session } = await actorStep(setup);
+    const load = jest.spyOn(setup.store, 'load');
+    const taken = await session.take();
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(taken?.status).toBe('failed');
+    await setup.store.close();
+  });
+});
