@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { databaseForThisFile } from '../support/test-database';
 import { scenarioAgent, TASKS } from './fixtures/worker-scenario';
-import { killWorkerRunning, sideEffects, startTwoWorkers, waitUntil } from './worker-processes';
+import {
+  expectCompletedAfterKill,
+  killWorkerRunning,
+  sideEffects,
+  startTwoWorkers,
+  waitUntil,
+} from './worker-processes';
 
 /**
  * Workers on DBOS (issue 18 item 4), with real worker processes on the real database: two workers
@@ -44,6 +50,7 @@ describe('two worker processes on one queue (issue 18)', () => {
       expect(await victim.exited).toBe('SIGKILL');
 
       const result = await queue.wait(runId, { timeoutMs: 30_000 });
+      expectCompletedAfterKill(result, [survivor]);
       expect(result.status).toBe('completed');
       expect(result.output).toBe(uninterrupted.output);
 

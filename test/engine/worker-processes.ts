@@ -166,3 +166,20 @@ export function killWorkerRunning(log: string, name: string, workers: WorkerProc
   victim.child.kill('SIGKILL');
   return { victim, survivor, killedAt };
 }
+
+/**
+ * Fails with what the surviving workers wrote to stderr (DBOS's retries, failed takeover scans)
+ * when the run did not complete after a kill, so a rare stall in CI says where it stalled.
+ */
+export function expectCompletedAfterKill(
+  result: { status: string },
+  survivors: WorkerProcess[],
+): void {
+  if (result.status === 'completed') return;
+  const said = survivors.map(
+    (worker) => `worker ${worker.pid}:\n${worker.stderr() || '(nothing)'}`,
+  );
+  throw new Error(
+    `the run is ${result.status}, not completed, after the kill; the survivors' stderr:\n${said.join('\n')}`,
+  );
+}
