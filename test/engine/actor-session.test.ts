@@ -71,23 +71,31 @@ async function actorStep(
   return { session, steps };
 }
 
+/** Takes the run the Actor handed on (the store is not read for it) and the run the store loads. */
+async function handedOnAndLoaded(
+  setup: Awaited<ReturnType<typeof runAtActorStep>>,
+  session: RunSession,
+) {
+  const load = jest.spyOn(setup.store, 'load');
+  const held = await session.take();
+  expect(load).not.toHaveBeenCalled();
+  load.mockRestore();
+  const loaded = await setup.store.load(setup.runId);
+  expect(JSON.parse(JSON.stringify(held))).toEqual(JSON.parse(JSON.stringify(loaded)));
+  return held;
+}
+
 describe('a worker’s Actor step hands the run on (issue 31)', () => {
   it('the next step takes the run without reading the store, equal to what the store loads', async () => {
     const setup = await runAtActorStep(() => ({ sky: 'sun' }));
     const { session, steps } = await actorStep(setup);
     expect(steps.map((step) => step.status)).toEqual(['fulfilled', 'fulfilled']);
 
-    const load = jest.spyOn(setup.store, 'load');
-    const held = await session.take();
-    expect(load).not.toHaveBeenCalled();
-    load.mockRestore();
-
-    const loaded = await setup.store.load(setup.runId);
+    const held = await handedOnAndLoaded(setup, session);
     expect(held?.state.nextStep).toEqual({ module: 'prompter', args: {} });
     expect(held?.status).toBe('running');
     expect(held?.attempts).toEqual({ '1:0': 1, '1:1': 1 });
     expect(held?.openCalls).toEqual([]);
-    expect(JSON.parse(JSON.stringify(held))).toEqual(JSON.parse(JSON.stringify(loaded)));
     // Taken once: a second take reads the store.
     const again = jest.spyOn(setup.store, 'load');
     await session.take();
@@ -101,13 +109,8 @@ describe('a worker’s Actor step hands the run on (issue 31)', () => {
     });
     const { session, steps } = await actorStep(setup);
     expect(steps.map((step) => step.status)).toEqual(['fulfilled', 'fulfilled']);
-    const load = jest.spyOn(setup.store, 'load');
-    const held = await session.take();
-    expect(load).not.toHaveBeenCalled();
-    load.mockRestore();
+    const held = await handedOnAndLoaded(setup, session);
     expect(held?.state.nodes.filter((node) => node.message.type === 'result')).toHaveLength(2);
-    const loaded = await setup.store.load(setup.runId);
-    expect(JSON.parse(JSON.stringify(held))).toEqual(JSON.parse(JSON.stringify(loaded)));
     await setup.store.close();
   });
 
