@@ -1,6 +1,5 @@
 import type { StoredRunEvent } from '../runs/run-store';
-import { checkInputSize, targetOf, type RouteContext } from './runs-routes';
-import { ServeRequestError } from './serve-request-error';
+import { checkInputSize, preparedInput, targetOf, type RouteContext } from './runs-routes';
 import type { SseWriter } from './sse-response';
 
 /**
@@ -87,17 +86,7 @@ export async function continueOrStart(
     return { runId: existing, after };
   }
   const target = targetOf(runs, body);
-  const prepared = await target.prepare(body.input, task);
-  if (prepared.issues.length > 0) {
-    throw new ServeRequestError(
-      400,
-      'INVALID_PARAMS',
-      `The input of "${target.name}" does not match its input schema: ${prepared.issues
-        .map((issue) => `${issue.path || '(root)'} ${issue.message}`)
-        .join('; ')}.`,
-      { path: conversation.inputPath },
-    );
-  }
+  const prepared = await preparedInput(target, body.input, task, conversation.inputPath);
   const runId = await runs.start(principal, target, prepared, conversation.label);
   return { runId, after: 0 };
 }

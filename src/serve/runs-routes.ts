@@ -69,17 +69,7 @@ async function startRun(context: RouteContext, request: Request): Promise<Respon
   const target = targetOf(context.runs, body);
   const task = taskOf(body);
   checkInputSize(body.input, task, context.maxInputBytes);
-  const prepared = await target.prepare(body.input, task);
-  if (prepared.issues.length > 0) {
-    throw new ServeRequestError(
-      400,
-      'INVALID_PARAMS',
-      `The input of "${target.name}" does not match its input schema: ${prepared.issues
-        .map((issue) => `${issue.path === '' ? '(root)' : issue.path} ${issue.message}`)
-        .join('; ')}.`,
-      { path: '/input' },
-    );
-  }
+  const prepared = await preparedInput(target, body.input, task, '/input');
   const runId = await context.runs.start(context.principal, target, prepared);
   if ((request.headers.get('accept') ?? '').includes('text/event-stream')) {
     return streamEvents(context, runId, 0, { 'x-ideact-run-id': runId });
@@ -118,6 +108,30 @@ export function targetOf(runs: ServedRuns, body: Record<string, unknown>): Serve
     });
   }
   return runs.target(named ?? AGENT_TARGET);
+}
+
+/**
+ * The target's start prepared for `input`, or a 400 `INVALID_PARAMS` that names each issue's path
+ * in the input and `path`, where the input is in the request's body.
+ */
+export async function preparedInput(
+  target: ServedTarget,
+  input: unknown,
+  task: string | undefined,
+  path: string,
+): Promise<Awaited<ReturnType<ServedTarget['prepare']>>> {
+  const prepared = await target.prepare(input, task);
+  if (prepared.issues.length > 0) {
+    throw new ServeRequestError(
+      400,
+      'INVALID_PARAMS',
+      `The input of "${target.name}" does not match its input schema: ${prepared.issues
+        .map((issue) => `${issue.path === '' ? '(root)' : issue.path} ${issue.message}`)
+        .join('; ')}.`,
+      { path },
+    );
+  }
+  return prepared;
 }
 
 /** The optional `task` (a string). */
