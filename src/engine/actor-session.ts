@@ -4,7 +4,7 @@ import type { AgentState } from '../runs/agent-state';
 import { NestedAgentStoppedError } from '../errors/nested-agent-stopped.error';
 import { untilAborted } from '../internal/until-aborted';
 import type { NestedRunRequest } from '../runs/nested-run-gate';
-import { statusOf } from '../runs/run-journal';
+import { endedCallIds, statusOf } from '../runs/run-journal';
 import type { RunHeader, RunStore, StoredRun } from '../runs/run-store';
 import { isAborted, markCancelled } from './agent-step';
 import type { RunSession } from './run-session';
@@ -323,11 +323,7 @@ function ticket(): Ticket {
 function storedAfterStep(header: RunHeader, run: Run): StoredRun {
   const state = run.state;
   const attempts = run.recordedAttempts();
-  const ended = new Set<string>();
-  for (const node of state.nodes) {
-    const source = node.metadata.source;
-    if (source !== undefined) ended.add(`${source.nodeId}:${source.callIndex}`);
-  }
+  const ended = endedCallIds(state);
   const openCalls = Object.entries(attempts)
     .filter(([callId]) => !ended.has(callId))
     .map(([callId, attempt]) => ({ callId, attempt }));

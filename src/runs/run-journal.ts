@@ -100,12 +100,21 @@ export function replayJournal(
     }
   }
   // A Call whose result node is in the state ended, even if its end entry was lost.
+  const ended = endedCallIds(state);
+  const openCalls = [...open]
+    .filter(([callId]) => !ended.has(callId))
+    .map(([callId, attempt]) => ({ callId, attempt }));
+  return { state, status, attempts, openCalls };
+}
+
+/** The ids of the Calls whose result nodes are in the state (they ended). @internal */
+export function endedCallIds(state: AgentState): Set<string> {
+  const ended = new Set<string>();
   for (const node of state.nodes) {
     const source = node.metadata.source;
-    if (source !== undefined) open.delete(`${source.nodeId}:${source.callIndex}`);
+    if (source !== undefined) ended.add(`${source.nodeId}:${source.callIndex}`);
   }
-  const openCalls = [...open].map(([callId, attempt]) => ({ callId, attempt }));
-  return { state, status, attempts, openCalls };
+  return ended;
 }
 
 function applyCommit(state: AgentState, entry: CommitEntry): void {
