@@ -6,11 +6,11 @@ import { isPlainObject } from '../internal/is-plain-object';
  * `target` or `patch` (R-DATA-1). Keys such as `__proto__` are kept as plain own data keys.
  */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) return cloneJson(patch);
+  if (!isMergeable(patch)) return cloneJson(patch);
   const result: Record<string, unknown> = isPlainObject(target) ? copyObject(target) : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else if (isPlainObject(value)) setOwn(result, key, applyMergePatch(getOwn(result, key), value));
+    else if (isMergeable(value)) setOwn(result, key, applyMergePatch(getOwn(result, key), value));
     else setOwn(result, key, cloneJson(value));
   }
   return result;
@@ -23,26 +23,44 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
  * @internal
  */
 export function applyMergePatchInPlace(target: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) return cloneJson(patch);
+  if (!isMergeable(patch)) return cloneJson(patch);
   const result: Record<string, unknown> = isPlainObject(target) ? target : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else if (isPlainObject(value)) {
+    else if (isMergeable(value)) {
       setOwn(result, key, applyMergePatchInPlace(getOwn(result, key), value));
     } else setOwn(result, key, cloneJson(value));
   }
   return result;
 }
 
-/** Deep copy of a JSON value (own enumerable keys only; `__proto__` stays a data key). @internal */
+/** A patch object merged key by key: an object without `toJSON()` (a `Date` is a value, as in JSON). */
+function isMergeable(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/**
+ * Deep copy of a JSON value (own enumerable keys only; `__proto__` stays a data key). An object with
+ * a `toJSON()` method (a `Date`) is copied as what JSON would store of it, so the copy is what a
+ * store saves. Loops instead of `Object.entries`/`structuredClone`: the journal copies every commit
+ * with it (issue 31: `structuredClone` cost ~2.3 µs per small node, this ~0.3). @internal
+ */
 export function cloneJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isPlainObject(value)) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) setOwn(copy, key, cloneJson(item));
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index++) copy[index] = cloneJson(value[index]);
     return copy;
   }
-  return value;
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') return cloneJson((toJson as () => unknown).call(value));
+  const copy: Record<string, unknown> = {};
+  const keys = Object.keys(value);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    setOwn(copy, key, cloneJson((value as Record<string, unknown>)[key]));
+  }
+  return copy;
 }
 
 /** Reads an OWN property only (never the prototype chain). @internal */

@@ -1,4 +1,5 @@
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
+import { cloneJson } from '../protocol/merge-patch';
 import type { CommitEntry, JournalEntry, OpenCall, RunStatus } from './run-store';
 import { statusOfReason } from './run-status-of-reason';
 import type { AgentNode, AgentState, NextStep } from './agent-state';
@@ -31,21 +32,24 @@ export function commitEntry(state: AgentState, from: number, time = new Date()):
     nodes: state.nodes.slice(from).map(storedNode),
     head: state.head,
     nextStep: storedStep(state.nextStep),
-    usage: structuredClone(state.usage),
+    usage: cloneJson(state.usage) as AgentState['usage'],
     limits: { ...state.limits },
     status: statusOf(state),
     time: time.toISOString(),
   };
 }
 
-/** A node as the journal keeps it: nested states replaced by their run ids. */
+/**
+ * A node as the journal keeps it: a copy (the live node changes after its commit, e.g. its children),
+ * as JSON would store it, with nested states replaced by their run ids.
+ */
 function storedNode(node: AgentNode): AgentNode {
   const nested = node.metadata.nested;
-  const copy = structuredClone(node);
-  if (Array.isArray(nested) && nested.length > 0) {
-    delete copy.metadata.nested;
-    copy.metadata.nestedRunIds = nested.map((state) => state.runId ?? '');
-  }
+  if (!Array.isArray(nested) || nested.length === 0) return cloneJson(node) as AgentNode;
+  // The nested states are not copied only to be dropped.
+  const { nested: _nested, ...metadata } = node.metadata;
+  const copy = cloneJson({ ...node, metadata }) as AgentNode;
+  copy.metadata.nestedRunIds = nested.map((state) => state.runId ?? '');
   return copy;
 }
 
@@ -55,15 +59,18 @@ function storedStep(step: NextStep): NextStep {
   if (step.module === 'discriminator') {
     // The messages (the whole prompt) are dropped: not cloned first.
     const { messages: _messages, ...rest } = step.args;
-    return { module: 'discriminator', args: { ...structuredClone(rest), messages: [] } };
+    return { module: 'discriminator', args: { ...(cloneJson(rest) as typeof rest), messages: [] } };
   }
   if (step.module === 'done' && step.args.pending !== undefined) {
     return {
       module: 'done',
-      args: { ...structuredClone(step.args), pending: storedStep(step.args.pending) as never },
+      args: {
+        ...(cloneJson(step.args) as typeof step.args),
+        pending: storedStep(step.args.pending) as never,
+      },
     };
   }
-  return structuredClone(step);
+  return cloneJson(step) as NextStep;
 }
 
 /** What replaying a journal gives: the state (changed in place), the status and the Calls' attempts. */

@@ -1,4 +1,5 @@
 import { commitEntry, replayJournal, type ReplayResult } from '../runs/run-journal';
+import { cloneJson } from '../protocol/merge-patch';
 import type { AgentState } from '../runs/agent-state';
 import type { JournalEntry, OpenCall, RunStatus } from '../runs/run-store';
 
@@ -57,5 +58,5 @@ export function stopReasonOf(entry: JournalEntry): string | null {
  */
 export function storedInitialState(state: AgentState): AgentState {
   const { nextStep } = commitEntry(state, state.nodes.length);
-  return { ...structuredClone(state), nextStep };
+  return { ...(cloneJson(state) as AgentState), nextStep };
 }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { RunExistsError } from '../errors/run-exists.error';
+import { cloneJson } from '../protocol/merge-patch';
 import type { AgentState } from '../runs/agent-state';
 import { commitEntry, replayJournal, statusOf } from '../runs/run-journal';
 import { assertValidState } from '../runs/state-tree';
@@ -170,6 +171,6 @@ export async function summaryOf(folder: string): Promise<RunSummary | undefined>
 function storedState(state: AgentState): AgentState {
   const entry = commitEntry(state, 0);
   const { nodes: _nodes, nextStep: _nextStep, ...rest } = state;
-  const stored = { ...structuredClone(rest), nodes: [], nextStep: entry.nextStep } as AgentState;
+  const stored = { ...(cloneJson(rest) as typeof rest), nodes: [], nextStep: entry.nextStep };
   return replayJournal(stored, [entry]).state;
 }

@@ -185,4 +185,14 @@ describe('mergeDataMessages (R-DATA-1)', () => {
       }),
     );
   });
+
+  it('copies a value with toJSON() (a Date) as JSON stores it, not as an empty object', () => {
+    const at = new Date(Date.UTC(2026, 10, 27));
+    expect(applyMergePatch({ kept: 1 }, { at, nested: { at: [at] } })).toEqual({
+      kept: 1,
+      at: '2026-11-27T00:00:00.000Z',
+      nested: { at: ['2026-11-27T00:00:00.000Z'] },
+    });
+    expect(applyMergePatch({ kept: 1 }, at)).toBe('2026-11-27T00:00:00.000Z');
+  });
 });
