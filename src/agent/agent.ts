@@ -31,6 +31,7 @@ import { FirstOptionDiscriminator } from './first-option-discriminator';
 import { Run, type RunDefinition } from './run';
 import { streamRun, type RunStream } from './run-stream';
 import { appendNode, assertValidState, createInitialState } from '../runs/state-tree';
+import { storedCommitKey } from '../runs/run-journal';
 import { VesselGenerator } from './vessel-generator';
 
 /** An executor that can also run typed calls (the container's `Executor`). */
@@ -327,6 +328,8 @@ export class Agent {
 
   /** Reopens a run loaded from `store` (decisions recorded, limits replaced); it keeps its id. */
   private resumeStored(stored: StoredRun, store: RunStore, options: ResumeOptions): Run {
+    // What the store holds, before this resume changes it: opening writes a commit only if it did.
+    const lastCommit = storedCommitKey(stored.state, stored.status);
     if (options.decisions !== undefined) recordDecisions(stored.state, options.decisions);
     reopen(stored.state, options);
     Object.assign(stored.state.limits, pickLimits(options));
@@ -336,6 +339,7 @@ export class Agent {
       store,
       stored: true,
       attempts: stored.attempts,
+      lastCommit,
     });
   }
 

@@ -3,7 +3,7 @@ import { IdeactError } from '../errors/ideact-error';
 import { StepFailedError } from '../errors/step-failed.error';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
 import type { RunStore } from '../runs/run-store';
-import { commitEntry, statusOf } from '../runs/run-journal';
+import { commitEntry, commitKeyOf, statusOf } from '../runs/run-journal';
 import { JournalQueue } from '../runs/journal-queue';
 import { interruptionsOf } from './approvals';
 import { createLimiter } from '../calls/concurrency';
@@ -69,6 +69,8 @@ export interface RunSetup {
   stored?: boolean;
   /** How often each Call was started before (from the store's journal), for `attempt` numbers. */
   attempts?: Record<string, number>;
+  /** The key of the commit the store holds (`storedCommitKey`), when `stored`: not written again. */
+  lastCommit?: string;
   /** Told when the run ends: its state when it stopped unfinished (resumable), undefined when completed. */
   remember?: (runId: string, state: AgentState | undefined) => void;
 }
@@ -124,6 +126,7 @@ export class Run {
     this.attempts = { ...setup.attempts };
     this.remember = setup.remember;
     this.committed = this.stored ? state.nodes.length : 0;
+    if (this.stored) this.lastCommit = setup.lastCommit;
     const options = setup.options;
     const signal =
       options.signal === undefined
@@ -278,7 +281,7 @@ export class Run {
     this.committed = state.nodes.length;
     // A step that added no node and left the stored next step as it was (the Prompter's: its
     // prompt is not stored) changes only counters: not worth a journal line.
-    const key = JSON.stringify([entry.head, entry.nextStep, entry.limits, entry.status]);
+    const key = commitKeyOf(entry);
     if (entry.nodes.length === 0 && entry.from === state.nodes.length && key === this.lastCommit) {
       return this.commitsInBackground ? journal.written() : journal.settled();
     }

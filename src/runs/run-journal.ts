@@ -39,6 +39,26 @@ export function commitEntry(state: AgentState, from: number, time = new Date()):
   };
 }
 
+/** What a commit sets besides nodes, as text: a commit whose key is the last one's changes nothing else. @internal */
+export function commitKeyOf(
+  commit: Pick<CommitEntry, 'head' | 'nextStep' | 'limits' | 'status'>,
+): string {
+  return JSON.stringify([commit.head, commit.nextStep, commit.limits, commit.status]);
+}
+
+/**
+ * The key of the commit a store's `status` and `state` amount to (the run as loaded): a run opened on
+ * it does not write that commit again (issue 31: a worker's Actor step re-wrote it per turn). @internal
+ */
+export function storedCommitKey(state: AgentState, status: RunStatus): string {
+  return commitKeyOf({
+    head: state.head,
+    nextStep: storedStep(state.nextStep),
+    limits: state.limits,
+    status,
+  });
+}
+
 /**
  * A node as the journal keeps it: a copy (the live node changes after its commit, e.g. its children),
  * as JSON would store it, with nested states replaced by their run ids.
