@@ -6,6 +6,7 @@ import { untilAborted } from '../internal/until-aborted';
 import type { NestedRunRequest } from '../runs/nested-run-gate';
 import { endedCallIds, statusOf } from '../runs/run-journal';
 import type { RunHeader, RunStore, StoredRun } from '../runs/run-store';
+import { ActorEndBuffer } from './actor-end-buffer';
 import { isAborted, markCancelled } from './agent-step';
 import type { RunSession } from './run-session';
 import { reopenStoredRun } from './stored-run-control';
@@ -171,9 +172,14 @@ export class ActorSession {
     const { store, runId } = this.input;
     try {
       const stored = await (this.input.session?.take() ?? store.load(runId));
+      // A session holds nothing unwritten after a model turn (its step writes all); if it did, first.
+      const unwritten = this.input.session?.takeUnwritten() ?? [];
+      if (unwritten.length > 0) await store.append(runId, unwritten);
       if (stored === undefined || stored.status === 'cancelled') return;
       const agent = await this.input.agentFor(stored.header);
-      const run = agent.resumeLoaded(stored, store, {
+      // The Actor's last commit, which only hands the run to the next turn, may go out with it.
+      const buffer = new ActorEndBuffer(store);
+      const run = agent.resumeLoaded(stored, buffer, {
         eagerCalls: false,
         signal: this.controller.signal,
         callGate: (callId, body) => {
@@ -191,13 +197,20 @@ export class ActorSession {
         // The Actor saved itself stopped first; how the run goes on is the next agent-step's call.
         if (!this.cancelled) throw error;
       });
+      // Every write of the step is committed but its hand-over commit: the next agent-step goes on
+      // from the run as it is, without reading it back, and writes that commit with its own (issue
+      // 31). Not with nested runs (their states are runs of their own).
+      const session = this.input.session;
+      const handOn =
+        session !== undefined &&
+        stepped &&
+        !this.cancelled &&
+        this.nested.size === 0 &&
+        !this.input.stopSignal.aborted;
+      if (!handOn) await buffer.writeHeld();
       await store.flush?.();
       if (this.cancelled) await markCancelled(store, runId);
-      // Every write of the step is committed: the next agent-step goes on from the run as it is,
-      // without reading it back (issue 31). Not with nested runs (their states are runs of their own).
-      else if (stepped && this.nested.size === 0 && !this.input.stopSignal.aborted) {
-        this.input.session?.keep(storedAfterStep(stored.header, run));
-      }
+      else if (handOn) session.keep(storedAfterStep(stored.header, run), buffer.takeHeld(runId));
     } finally {
       for (const own of this.tickets.values()) own.hand(undefined);
       for (const own of this.nested.values()) own.hand(null);

@@ -3,7 +3,7 @@ import { RunNotFoundError } from '../errors/run-not-found.error';
 import type { Agent } from '../agent/agent';
 import type { AgentState, NextStep, StepModuleName } from '../runs/agent-state';
 import { limitConditions, stopWhen } from '../agent/stop-conditions';
-import type { RunHeader, RunStatus, RunStore, StoredRun } from '../runs/run-store';
+import type { JournalEntry, RunHeader, RunStatus, RunStore, StoredRun } from '../runs/run-store';
 import { getNode } from '../runs/state-tree';
 import { readTool } from '../protocol/read-tool';
 import { linkedSignal } from '../internal/linked-signal';
@@ -58,17 +58,20 @@ export type AgentStepOutcome =
 export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutcome> {
   const { store, runId } = input;
   const stored = await (input.session?.take() ?? store.load(runId));
+  // The previous Actor step's hand-over commit, when it held one: written with this step's commits.
+  const unwritten = input.session?.takeUnwritten() ?? [];
   if (stored === undefined) {
     throw new RunNotFoundError({ runId, location: "the worker's run store" });
   }
   if (stored.status === 'cancelled' || isStopped(stored.state.nextStep)) {
+    if (unwritten.length > 0) await store.append(runId, unwritten);
     return { kind: 'done', result: workerRunResult(runId, stored.state, stored.status) };
   }
   const agent = await input.agentFor(stored.header);
   // The step's own signal, released when it ends: the worker's stop signal outlives every step.
   const linked = linkedSignal([input.stopSignal, input.cancelSignal]);
   try {
-    return await stepRun(input, stored, agent, linked.signal);
+    return await stepRun(input, stored, unwritten, agent, linked.signal);
   } finally {
     linked.release();
   }
@@ -78,12 +81,15 @@ export async function runAgentStep(input: AgentStepInput): Promise<AgentStepOutc
 async function stepRun(
   input: AgentStepInput,
   stored: StoredRun,
+  unwritten: readonly JournalEntry[],
   agent: Agent,
   signal: AbortSignal,
 ): Promise<AgentStepOutcome> {
   const { runId } = input;
-  // The turn's commits go out together at the step's end (never a Call's: see TurnWriteBuffer).
+  // The turn's commits go out together at the step's end (never a Call's: see TurnWriteBuffer),
+  // after what the previous Actor step left unwritten.
   const store = new TurnWriteBuffer(input.store);
+  if (unwritten.length > 0) await store.append(runId, unwritten);
   // Read through functions: the signals change while the step awaits.
   const stopping = (): boolean => input.stopSignal?.aborted === true;
   const cancelled = (): boolean => input.cancelSignal?.aborted === true;
@@ -92,12 +98,14 @@ async function stepRun(
   const run = agent.resumeLoaded(stored, store, { eagerCalls: false, signal });
   const state = run.state;
   if (state.nextStep.module === 'done') {
+    await store.flush();
     return { kind: 'done', result: workerRunResult(runId, state) };
   }
   const stop = stopWhen(...limitConditions(state.limits), ...(agent.config.stopWhen ?? []));
   // Nothing was written: the Actor's session starts from the run as loaded.
   const report = await actorReport(input, agent, state, stop);
   if (report !== undefined) {
+    await store.flush();
     input.session?.keep(stored);
     return report;
   }

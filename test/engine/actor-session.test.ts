@@ -4,13 +4,17 @@ import * as path from 'node:path';
 import { createAgent, FileRunStore } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 import { ActorSession } from '../../src/engine/actor-session';
+import { runAgentStep } from '../../src/engine/agent-step';
 import { RunSession } from '../../src/engine/run-session';
 import { weatherTool } from '../agent/run-fixtures';
 
 /**
  * Issue 31 item 2 ("no per-step re-reads of what the worker already holds"): after an Actor step
- * that committed everything, a worker's Actor hands the run on to the next agent-step as it is,
- * and what it hands on is what the store would load.
+ * that committed everything but its hand-over commit (the one that only says the Prompter is next),
+ * a worker's Actor hands the run on to the next agent-step as it is, with that commit for the next
+ * step to write with its own: what it hands on is what the store loads once that commit is written,
+ * and without it (lost with the process) the store holds the run at its Actor step with every result,
+ * from which the next agent-step reaches the same state without running a Call again.
  */
 
 let directory: string;
@@ -71,15 +75,33 @@ async function actorStep(
   return { session, steps };
 }
 
-/** Takes the run the Actor handed on (the store is not read for it) and the run the store loads. */
+/**
+ * Takes the run the Actor handed on (the store is not read for it) and its unwritten hand-over
+ * commit; checks that the store holds every result without it and, once the next step wrote it,
+ * loads what was handed on.
+ */
 async function handedOnAndLoaded(
   setup: Awaited<ReturnType<typeof runAtActorStep>>,
   session: RunSession,
 ) {
   const load = jest.spyOn(setup.store, 'load');
   const held = await session.take();
+  const unwritten = session.takeUnwritten();
   expect(load).not.toHaveBeenCalled();
   load.mockRestore();
+  expect(unwritten).toEqual([
+    expect.objectContaining({
+      type: 'commit',
+      nodes: [],
+      nextStep: { module: 'prompter', args: {} },
+    }),
+  ]);
+  const unfinished = await setup.store.load(setup.runId);
+  expect(unfinished?.state.nextStep).toEqual({ module: 'actor', args: { nodeId: 1 } });
+  expect(JSON.parse(JSON.stringify(unfinished?.state.nodes))).toEqual(
+    JSON.parse(JSON.stringify(held?.state.nodes)),
+  );
+  await setup.store.append(setup.runId, unwritten);
   const loaded = await setup.store.load(setup.runId);
   expect(JSON.parse(JSON.stringify(held))).toEqual(JSON.parse(JSON.stringify(loaded)));
   return held;
@@ -111,6 +133,63 @@ describe('a worker’s Actor step hands the run on (issue 31)', () => {
     expect(steps.map((step) => step.status)).toEqual(['fulfilled', 'fulfilled']);
     const held = await handedOnAndLoaded(setup, session);
     expect(held?.state.nodes.filter((node) => node.message.type === 'result')).toHaveLength(2);
+    await setup.store.close();
+  });
+
+  it('the hand-over commit lost with the process: the next agent-step, from the store, reaches the same state and runs no Call again', async () => {
+    let executions = 0;
+    const setup = await runAtActorStep(() => {
+      executions += 1;
+      return { sky: 'sun' };
+    });
+    const { session } = await actorStep(setup);
+    expect(executions).toBe(2);
+    const handedOn = await session.take();
+    session.takeUnwritten(); // dropped, as a SIGKILL would drop it
+
+    const outcome = await runAgentStep({
+      store: setup.store,
+      runId: setup.runId,
+      agentFor: () => Promise.resolve(setup.agent),
+    });
+    expect(outcome).toMatchObject({ kind: 'stepped', ran: ['actor'], next: 'prompter' });
+    expect(executions).toBe(2);
+    const loaded = await setup.store.load(setup.runId);
+    expect(JSON.parse(JSON.stringify(loaded?.state.nodes))).toEqual(
+      JSON.parse(JSON.stringify(handedOn?.state.nodes)),
+    );
+    expect(loaded?.state.nextStep).toEqual({ module: 'prompter', args: {} });
+    await setup.store.close();
+  });
+
+  it('the next agent-step writes the hand-over commit in the append that carries its own commits', async () => {
+    const setup = await runAtActorStep(() => ({ sky: 'sun' }));
+    const { session } = await actorStep(setup);
+    const appends: string[][] = [];
+    const append = setup.store.append.bind(setup.store);
+    jest.spyOn(setup.store, 'append').mockImplementation(async (runId, entries) => {
+      appends.push(
+        entries.map((entry) =>
+          entry.type === 'commit' ? `commit ${entry.nextStep.module}` : entry.type,
+        ),
+      );
+      return append(runId, entries);
+    });
+
+    const outcome = await runAgentStep({
+      store: setup.store,
+      runId: setup.runId,
+      session,
+      agentFor: () => Promise.resolve(setup.agent),
+    });
+    expect(outcome).toMatchObject({ kind: 'done' });
+    // One append: the Actor's hand-over, then the model turn's commits, up to the run's end.
+    expect(appends).toHaveLength(1);
+    expect(appends[0]?.[0]).toBe('commit prompter');
+    expect(appends[0]?.[appends[0].length - 1]).toBe('commit done');
+    const loaded = await setup.store.load(setup.runId);
+    expect(loaded?.status).toBe('completed');
+    expect(loaded?.state.nextStep).toMatchObject({ module: 'done', args: { output: 'done' } });
     await setup.store.close();
   });
 
