@@ -1,12 +1,5 @@
-import type {
-  JournalEntry,
-  RunFilter,
-  RunHeader,
-  RunStore,
-  RunSummary,
-  StoredRun,
-} from '../runs/run-store';
-import type { AgentState } from '../runs/agent-state';
+import type { JournalEntry } from '../runs/run-store';
+import { HeldWritesStore } from './held-writes-store';
 
 /**
  * A worker's run store during one Actor step (issue 31): every write goes through at once (a Call's
@@ -18,10 +11,8 @@ import type { AgentState } from '../runs/agent-state';
  * runs to the same commit (no Call runs again). Any other write, and every read, writes it first.
  * @internal
  */
-export class ActorEndBuffer implements RunStore {
+export class ActorEndBuffer extends HeldWritesStore {
   private held: { runId: string; entries: JournalEntry[] } | undefined;
-
-  constructor(private readonly store: RunStore) {}
 
   /** Holds a hand-over commit; writes anything else (after what is held) at once. */
   async append(runId: string, entries: readonly JournalEntry[]): Promise<void> {
@@ -51,36 +42,6 @@ export class ActorEndBuffer implements RunStore {
     if (held === undefined) return;
     await this.store.append(held.runId, held.entries);
     this.held = undefined;
-  }
-
-  /** Writes what is held, then flushes the store. */
-  async flush(): Promise<void> {
-    await this.writeHeld();
-    await this.store.flush?.();
-  }
-
-  /** Creates a run (after writing what is held). */
-  async create(header: RunHeader, state: AgentState): Promise<void> {
-    await this.writeHeld();
-    await this.store.create(header, state);
-  }
-
-  /** Loads a run (after writing what is held). */
-  async load(runId: string): Promise<StoredRun | undefined> {
-    await this.writeHeld();
-    return this.store.load(runId);
-  }
-
-  /** Lists runs (after writing what is held). */
-  async list(filter?: RunFilter): Promise<RunSummary[]> {
-    await this.writeHeld();
-    return this.store.list(filter);
-  }
-
-  /** Deletes a run (after writing what is held). */
-  async delete(runId: string): Promise<void> {
-    await this.writeHeld();
-    await this.store.delete(runId);
   }
 }
 

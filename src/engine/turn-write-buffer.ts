@@ -1,12 +1,5 @@
-import type {
-  JournalEntry,
-  RunFilter,
-  RunHeader,
-  RunStore,
-  RunSummary,
-  StoredRun,
-} from '../runs/run-store';
-import type { AgentState } from '../runs/agent-state';
+import type { JournalEntry } from '../runs/run-store';
+import { HeldWritesStore } from './held-writes-store';
 
 /**
  * A worker's run store during one model turn's DBOS step (issue 31): the turn's commits (Prompter,
@@ -17,10 +10,8 @@ import type { AgentState } from '../runs/agent-state';
  * Never used around Calls: a Call's start and result are written before its step may end.
  * @internal
  */
-export class TurnWriteBuffer implements RunStore {
+export class TurnWriteBuffer extends HeldWritesStore {
   private pending: Array<{ runId: string; entries: JournalEntry[] }> = [];
-
-  constructor(private readonly store: RunStore) {}
 
   /** Holds the entries until `flush` (the step's end, or a read). */
   async append(runId: string, entries: readonly JournalEntry[]): Promise<void> {
@@ -29,37 +20,12 @@ export class TurnWriteBuffer implements RunStore {
     else this.pending.push({ runId, entries: [...entries] });
   }
 
-  /** Writes what is held, one append per run in order, then flushes the store. */
-  async flush(): Promise<void> {
+  /** Writes what is held, one append per run in order. */
+  async writeHeld(): Promise<void> {
     while (this.pending.length > 0) {
       const next = this.pending[0] as { runId: string; entries: JournalEntry[] };
       await this.store.append(next.runId, next.entries);
       this.pending.shift();
     }
-    await this.store.flush?.();
-  }
-
-  /** Creates a run (after writing what is held). */
-  async create(header: RunHeader, state: AgentState): Promise<void> {
-    await this.flush();
-    await this.store.create(header, state);
-  }
-
-  /** Loads a run (after writing what is held). */
-  async load(runId: string): Promise<StoredRun | undefined> {
-    await this.flush();
-    return this.store.load(runId);
-  }
-
-  /** Lists runs (after writing what is held). */
-  async list(filter?: RunFilter): Promise<RunSummary[]> {
-    await this.flush();
-    return this.store.list(filter);
-  }
-
-  /** Deletes a run (after writing what is held). */
-  async delete(runId: string): Promise<void> {
-    await this.flush();
-    await this.store.delete(runId);
   }
 }
