@@ -96,9 +96,16 @@ export class WorkerLiveness {
     await this.query('SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
-  /** Cancels the statement another backend of this user runs now (`pg_cancel_backend`). */
+  /**
+   * Cancels the advisory-lock wait another backend of this user is in (`pg_cancel_backend`), and
+   * nothing else: sent a moment late, a bare cancel would end whatever that backend runs next.
+   */
   async cancelBackend(backendPid: number): Promise<void> {
-    await this.query('SELECT pg_cancel_backend($1)', [backendPid]);
+    await this.query(
+      `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+        WHERE pid = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+      [backendPid],
+    );
   }
 
   /** Ends the connection, releasing this worker's lock: other workers may now take over its runs. */

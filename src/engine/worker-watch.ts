@@ -14,7 +14,7 @@ export interface WorkerWatchOptions {
   onGone: () => void;
   /** Told about a failing watch (it retries after `waitMs`). */
   onError: (error: unknown) => void;
-  /** Cancels the statement a backend runs (`pg_cancel_backend`, from another connection). */
+  /** Cancels a backend's advisory-lock wait (`pg_cancel_backend`, from another connection). */
   cancelBackend: (backendPid: number) => Promise<void>;
 }
 
@@ -116,8 +116,24 @@ export class WorkerWatch {
     } finally {
       this.waiting = undefined;
     }
-    await client.query('SELECT pg_advisory_unlock($1::int, $2::int)', [LOCK_NAMESPACE, key]);
+    await this.releaseLocks(client);
     return true;
+  }
+
+  /**
+   * Gives up every advisory lock of the watch's session. A `refresh()` cancel sent while the wait
+   * ended may land on this statement instead: it runs again then. Kept, the gone worker's lock would
+   * look alive to every takeover scan (they take it to take over), and its runs would never move.
+   */
+  private async releaseLocks(client: import('pg').Client): Promise<void> {
+    for (;;) {
+      try {
+        await client.query('SELECT pg_advisory_unlock_all()');
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== QUERY_CANCELED) throw error;
+      }
+    }
   }
 
   private async connected(): Promise<import('pg').Client> {

@@ -50,7 +50,7 @@ describe('two worker processes on one queue (issue 18)', () => {
       expect(await victim.exited).toBe('SIGKILL');
 
       const result = await queue.wait(runId, { timeoutMs: 30_000 });
-      expectCompletedAfterKill(result, [survivor]);
+      await expectCompletedAfterKill(result, [survivor], db, environment);
       expect(result.status).toBe('completed');
       expect(result.output).toBe(uninterrupted.output);
 

@@ -34,7 +34,8 @@ export interface WorkerEnvironment {
 export function startWorkerProcess(environment: WorkerEnvironment): Promise<WorkerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(__dirname, 'fixtures', 'worker-child.ts')],
+    // A deprecation (pg's overlapping queries, seen once beside a stall) names its caller.
+    ['--trace-deprecation', '--import', 'tsx', path.join(__dirname, 'fixtures', 'worker-child.ts')],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -169,17 +170,55 @@ export function killWorkerRunning(log: string, name: string, workers: WorkerProc
 
 /**
  * Fails with what the surviving workers wrote to stderr (DBOS's retries, failed takeover scans)
- * when the run did not complete after a kill, so a rare stall in CI says where it stalled.
+ * and with DBOS's and the store's rows of the runs when the run did not complete after a kill, so a
+ * rare stall in CI says where it stalled.
  */
-export function expectCompletedAfterKill(
+export async function expectCompletedAfterKill(
   result: { status: string },
   survivors: WorkerProcess[],
-): void {
+  database: TestDatabase,
+  environment: WorkerEnvironment,
+): Promise<void> {
   if (result.status === 'completed') return;
   const said = survivors.map(
     (worker) => `worker ${worker.pid}:\n${worker.stderr() || '(nothing)'}`,
   );
-  throw new Error(
-    `the run is ${result.status}, not completed, after the kill; the survivors' stderr:\n${said.join('\n')}`,
+  const rows = await stalledRows(database, environment).catch(
+    (error: unknown) => `(the rows could not be read: ${String(error)})`,
   );
+  throw new Error(
+    `the run is ${result.status}, not completed, after the kill; the survivors' stderr:\n${said.join('\n')}\n${rows}`,
+  );
+}
+
+/** DBOS's workflows and steps and the store's runs, as text, for a failure message. */
+async function stalledRows(
+  database: TestDatabase,
+  environment: WorkerEnvironment,
+): Promise<string> {
+  const system = `"${environment.systemSchema}"`;
+  const workflows = await database.query(
+    `SELECT workflow_uuid, status, queue_name, executor_id, parent_workflow_id, recovery_attempts,
+            application_version, created_at, updated_at
+       FROM ${system}.workflow_status ORDER BY created_at`,
+  );
+  const steps = await database.query(
+    `SELECT workflow_uuid, function_id, function_name, child_workflow_id, error IS NOT NULL AS failed
+       FROM ${system}.operation_outputs ORDER BY workflow_uuid, function_id`,
+  );
+  const runs = await database.query(
+    `SELECT run_id, status, stop_reason, updated_at FROM "${environment.schema}".runs ORDER BY created_at`,
+  );
+  // Who holds or waits for a worker lock (a takeover takes the gone worker's lock first).
+  const locks = await database.query(
+    `SELECT l.pid, l.objid, l.granted, a.state, a.wait_event, left(a.query, 80) AS query
+       FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.classid = 7658 ORDER BY l.objid`,
+  );
+  return [
+    `advisory locks of the workers: ${JSON.stringify(locks)}`,
+    `DBOS workflows: ${JSON.stringify(workflows)}`,
+    `DBOS steps: ${JSON.stringify(steps)}`,
+    `store runs: ${JSON.stringify(runs)}`,
+  ].join('\n');
 }
