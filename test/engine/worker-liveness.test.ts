@@ -28,6 +28,12 @@ async function connected(): Promise<Client> {
   return client;
 }
 
+/** The server process of a connection (what `pg_cancel_backend` takes). */
+async function backendPid(client: Client): Promise<number> {
+  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  return rows[0]?.pid as number;
+}
+
 /** Polls until `pid` waits for an advisory lock (so the cancel finds it waiting). */
 async function waitingForLock(observer: Client, pid: number): Promise<void> {
   for (let tries = 0; tries < 200; tries++) {
@@ -48,14 +54,15 @@ describe('WorkerLiveness.cancelBackend (issue 31)', () => {
     const observer = await connected();
     const key = 424_242;
     await holder.query('SELECT pg_advisory_lock($1::int, $2::int)', [LOCK_NAMESPACE, key]);
+    const waiterPid = await backendPid(waiter);
     const wait = waiter
       .query('SELECT pg_advisory_lock($1::int, $2::int)', [LOCK_NAMESPACE, key])
       .then(
         () => 'granted',
         (error: { code?: string }) => error.code,
       );
-    await waitingForLock(observer, waiter.processID as number);
-    await liveness.cancelBackend(waiter.processID as number);
+    await waitingForLock(observer, waiterPid);
+    await liveness.cancelBackend(waiterPid);
     expect(await wait).toBe('57014'); // query_canceled
     await holder.query('SELECT pg_advisory_unlock_all()');
   });
@@ -64,13 +71,14 @@ describe('WorkerLiveness.cancelBackend (issue 31)', () => {
     const worker = await connected();
     const key = 434_343;
     await worker.query('SELECT pg_advisory_lock($1::int, $2::int)', [LOCK_NAMESPACE, key]);
+    const workerPid = await backendPid(worker);
     // A statement that runs a while but waits for no lock: the release a late cancel could hit.
     const release = worker.query(
       'SELECT pg_sleep(0.3), pg_advisory_unlock($1::int, $2::int) AS released',
       [LOCK_NAMESPACE, key],
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await liveness.cancelBackend(worker.processID as number);
+    await liveness.cancelBackend(workerPid);
     const { rows } = await release;
     expect(rows[0]).toMatchObject({ released: true });
     const other = await connected();
