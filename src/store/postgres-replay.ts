@@ -1,4 +1,4 @@
-import { commitEntry, replayJournal, type ReplayResult } from '../runs/run-journal';
+import { commitEntry, endedCallIds, replayJournal, type ReplayResult } from '../runs/run-journal';
 import { cloneJson } from '../protocol/merge-patch';
 import type { AgentState } from '../runs/agent-state';
 import type { JournalEntry, OpenCall, RunStatus } from '../runs/run-store';
@@ -35,11 +35,7 @@ export function replayFromCheckpoint(
   for (const entry of entries) {
     if (entry.type === 'call-start' || entry.type === 'call-end') touched.add(entry.callId);
   }
-  const answered = new Set<string>();
-  for (const node of result.state.nodes) {
-    const source = node.metadata.source;
-    if (source !== undefined) answered.add(`${source.nodeId}:${source.callIndex}`);
-  }
+  const answered = endedCallIds(result.state);
   const carried = checkpoint.openCalls.filter(
     (call) => !touched.has(call.callId) && !answered.has(call.callId),
   );
