@@ -2,7 +2,7 @@
  * The floor under ideact's workers (issue 31 item 1), on a real PostgreSQL (IDEACT_TEST_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/test). Fresh schemas per invocation, dropped at the end.
  *
- *   node bench/dbos-floor.mjs dbos [--runs 1000] [--workers 2] [--concurrency 4] [--polling-ms 1000]
+ *   node bench/dbos-floor.mjs dbos [--runs 1000] [--workers 2] [--concurrency 4] [--polling-ms 1000] [--contracts]
  *   node bench/dbos-floor.mjs pg [--seconds 5] [--clients 1,4,8]
  *
  * dbos: the short run of bench/ideact-workers.mjs written directly on DBOS, no ideact: a workflow of 8
@@ -11,6 +11,15 @@
  *   processes consume with `workerConcurrency` CONCURRENCY and DBOS's queue poll POLLING-MS (DBOS's
  *   default 1 s when omitted). Runs/s from the first enqueue to the last workflow's end, CPU per run
  *   of the worker processes, step and run latencies, as the ideact bench reports them.
+ * dbos --contracts: the same runs shaped by the two contracts ideact's workers keep, still without
+ *   ideact's code: every Activity call is a DBOS step of its own (issue 18: 4 model steps and 6 Call
+ *   steps, 10 per run), and the run journal a run store must hold (issue 18's idempotency contract):
+ *   the run's row and first checkpoint written before the run is enqueued, the run read by its first
+ *   step, per model turn one append of its commits, per Call an append of its start before the
+ *   Activity and one of its result after it (1 + T + 2C = 16 appends per short run), each a raw `pg`
+ *   statement of PostgresRunStore's shape (the run's row updated and the entries inserted in one
+ *   statement, prepared) with entries of the sizes a short run writes. What ideact's own code costs is
+ *   the ratio of its workers to this.
  * pg: raw PostgreSQL insert/commit throughput for the journal's row shape (`run_id text`, `entry
  *   jsonb` of a commit entry's size, a bigserial key): CLIENTS connections each inserting one row per
  *   autocommit statement, then 8 rows per statement, for SECONDS each.
@@ -27,6 +36,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Buffer } from 'node:buffer';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/ideact-package.mjs';
+import {
+  createJournalTables,
+  ENTRY_BYTES,
+  journalStore,
+  modelTurnEntries,
+  sizedEntry,
+} from './lib/floor-journal.mjs';
 import { formatNumber, median, quantile } from './lib/stats.mjs';
 import { startWorkerChild, stopWorkerChild } from './lib/worker-process.mjs';
 
@@ -40,6 +56,8 @@ const WORKFLOW = 'floor-run';
 /** Turns of 2 Calls, then the answer: 4 model steps and 4 Actor steps. */
 const TURNS = 3;
 const OUTPUT = `recorded ${TURNS * 2}`;
+/** Journal entries of a --contracts run: 3 commits per model turn, the done commit, 2 per Call. */
+const JOURNAL_ENTRIES = (TURNS + 1) * 3 + 1 + TURNS * 2 * 2;
 
 const { positionals, values: flags } = parseArgs({
   allowPositionals: true,
@@ -50,6 +68,7 @@ const { positionals, values: flags } = parseArgs({
     'polling-ms': { type: 'string' },
     seconds: { type: 'string', default: '5' },
     clients: { type: 'string', default: '1,4,8' },
+    contracts: { type: 'boolean', default: false },
   },
 });
 const mode = positionals[0];
@@ -88,8 +107,46 @@ async function workerChild() {
     );
     return { recorded: name };
   };
+  // --contracts: a step per Activity call and the run journal (see the header).
+  const journal =
+    env.storeSchema === undefined ? undefined : journalStore(DATABASE_URL, env.storeSchema);
+  const contractRun = async (runId) => {
+    let output = null;
+    for (let turn = 0; output === null; turn++) {
+      const answer = await DBOS.runStep(
+        async () => {
+          if (turn === 0) await journal.loadRun(runId);
+          const result = model(turn);
+          await journal.append(runId, modelTurnEntries(result.output !== null));
+          return result;
+        },
+        { name: 'model' },
+      );
+      const results = await Promise.all(
+        answer.calls.map((call, index) =>
+          DBOS.runStep(
+            async () => {
+              const callId = `${turn}:${index}`;
+              await journal.append(runId, [
+                sizedEntry('start', ENTRY_BYTES.start, { callId }),
+              ]);
+              const result = record(runId, callId, call.name);
+              await journal.append(runId, [
+                sizedEntry('commit', ENTRY_BYTES.result, { status: 'running', callId }),
+              ]);
+              return result;
+            },
+            { name: `call ${turn}:${index}` },
+          ),
+        ),
+      );
+      if (answer.output !== null) output = answer.output;
+      else if (results.length !== answer.calls.length) throw new Error('lost a Call');
+    }
+    return { output };
+  };
   const workflow = DBOS.registerWorkflow(
-    async (runId) => {
+    journal !== undefined ? contractRun : async (runId) => {
       let output = null;
       for (let turn = 0; output === null; turn++) {
         const answer = await DBOS.runStep(async () => model(turn), { name: 'model' });
@@ -122,7 +179,8 @@ async function workerChild() {
     onConflict: 'always_update',
   });
   process.once('SIGTERM', () => {
-    void DBOS.shutdown().then(() => {
+    void DBOS.shutdown().then(async () => {
+      await journal?.close();
       process.stdout.write(`${JSON.stringify({ cpu: cpuMs() })}\n`);
       process.exit(0);
     });
@@ -145,12 +203,16 @@ async function dbosFloor() {
   const workerCount = Number(flags.workers);
   const concurrency = Number(flags.concurrency);
   const pollingMs = flags['polling-ms'] === undefined ? undefined : Number(flags['polling-ms']);
+  const contracts = flags.contracts;
+  const variant = contracts ? 'DBOS floor with the contracts' : 'DBOS floor';
+  const stepsPerRun = contracts ? 4 + TURNS * 2 : 8;
   console.log(
-    `dbos floor: ${runs} runs · ${workerCount} workers × concurrency ${concurrency} · queue poll ${pollingMs ?? '1000 (DBOS default)'} ms · ${machine()}`,
+    `${variant}: ${runs} runs · ${workerCount} workers × concurrency ${concurrency} · queue poll ${pollingMs ?? '1000 (DBOS default)'} ms · ${machine()}`,
   );
   const { DBOS, DBOSClient } = require(path.join(ROOT, 'node_modules', '@dbos-inc', 'dbos-sdk'));
   const suffix = randomBytes(5).toString('hex');
   const systemSchema = `floor_dbos_${suffix}`;
+  const storeSchema = contracts ? `floor_store_${suffix}` : undefined;
   const directory = mkdtempSync(path.join(tmpdir(), 'ideact-floor-'));
   const log = path.join(directory, 'effects.jsonl');
   const admin = new Client({ connectionString: DATABASE_URL });
@@ -159,8 +221,13 @@ async function dbosFloor() {
   await DBOS.migrate(DATABASE_URL, { schemaName: systemSchema });
   const workers = [];
   let client;
+  let journal;
   try {
-    const environment = { systemSchema, log, concurrency, pollingMs };
+    if (storeSchema !== undefined) {
+      await createJournalTables(admin, storeSchema);
+      journal = journalStore(DATABASE_URL, storeSchema);
+    }
+    const environment = { systemSchema, storeSchema, log, concurrency, pollingMs };
     // One at a time: DBOS's queue registration races on a fresh schema.
     for (let index = 0; index < workerCount; index++) {
       workers.push(await startWorkerProcess(environment));
@@ -176,6 +243,8 @@ async function dbosFloor() {
       Array.from({ length: 8 }, async () => {
         while (next < runs) {
           const index = next++;
+          // A run's row and first checkpoint are written before it is enqueued (ideact's enqueueRun).
+          await journal?.createRun(`floor-${suffix}-${index}`, 'record 6 names');
           await client.enqueue(
             {
               queueName: QUEUE,
@@ -207,6 +276,11 @@ async function dbosFloor() {
       `SELECT workflow_uuid, started_at_epoch_ms::float8 AS started, completed_at_epoch_ms::float8 AS completed
          FROM ${system}.operation_outputs ORDER BY workflow_uuid, function_id`,
     );
+    // 4 turns of 3 commits, the done commit, and a start and a result per Call.
+    const journalRows =
+      storeSchema === undefined
+        ? undefined
+        : (await query(`SELECT count(*)::int AS n FROM "${storeSchema}".journal`))[0].n;
     await Promise.all(workers.map((worker) => stopWorkerChild(worker)));
     const cpu = workers.reduce((sum, worker) => sum + (worker.cpu() ?? Number.NaN), 0);
     const lastEnd = Math.max(...workflows.map((workflow) => workflow.completed));
@@ -223,16 +297,19 @@ async function dbosFloor() {
     );
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
     console.log(
-      `| DBOS floor, ${workerCount} workers × ${concurrency}, poll ${pollingMs ?? 1000} ms | ${formatNumber(wall / 1000)} s | ${formatNumber((runs * 1000) / wall)} | ${formatNumber(wall / runs)} | ${formatNumber(median(durations))} / ${formatNumber(quantile(durations, 0.99))} ms | ${formatNumber(median(latencies))} / ${formatNumber(quantile(latencies, 0.99))} ms | ${formatNumber(cpu / runs)} |`,
+      `| ${variant}, ${workerCount} workers × ${concurrency}, poll ${pollingMs ?? 1000} ms | ${formatNumber(wall / 1000)} s | ${formatNumber((runs * 1000) / wall)} | ${formatNumber(wall / runs)} | ${formatNumber(median(durations))} / ${formatNumber(quantile(durations, 0.99))} ms | ${formatNumber(median(latencies))} / ${formatNumber(quantile(latencies, 0.99))} ms | ${formatNumber(cpu / runs)} |`,
     );
     console.log(
-      `\nchecks: ${ok}/${runs} runs SUCCESS with "${OUTPUT}", ${steps.length} step rows (${runs * 8} expected), ${effects.length} Activity executions (${runs * 6} expected); enqueue ${enqueueMs} ms`,
+      `\nchecks: ${ok}/${runs} runs SUCCESS with "${OUTPUT}", ${steps.length} step rows (${runs * stepsPerRun} expected), ${effects.length} Activity executions (${runs * 6} expected)${journalRows === undefined ? '' : `, ${journalRows} journal entries (${runs * JOURNAL_ENTRIES} expected)`}; enqueue ${enqueueMs} ms`,
     );
-    if (ok !== runs || steps.length !== runs * 8) process.exitCode = 1;
+    if (ok !== runs || steps.length !== runs * stepsPerRun) process.exitCode = 1;
+    if (journalRows !== undefined && journalRows !== runs * JOURNAL_ENTRIES) process.exitCode = 1;
   } finally {
     await Promise.all(workers.map((worker) => stopWorkerChild(worker)));
     await client?.destroy().catch(() => undefined);
+    await journal?.close();
     await admin.query(`DROP SCHEMA IF EXISTS "${systemSchema}" CASCADE`);
+    if (storeSchema !== undefined) await admin.query(`DROP SCHEMA IF EXISTS "${storeSchema}" CASCADE`);
     await admin.end();
     rmSync(directory, { recursive: true, force: true });
   }
