@@ -1,9 +1,8 @@
-import { DatabaseConnectionError } from '../errors/database-connection.error';
-import { isConnectionError } from '../store/postgres-connection';
 import type { Agent } from '../agent/agent';
 import type { RunHeader, RunStore } from '../runs/run-store';
 import { ActorSession } from './actor-session';
 import { runAgentStep, type AgentStepOutcome } from './agent-step';
+import { retryWhileDatabaseDown } from './database-retries';
 import type { DbosSdk } from './dbos-sdk';
 import { RUN_WORKFLOW_NAME } from './engine-options';
 import { RunSession } from './run-session';
@@ -27,14 +26,6 @@ export interface RunWorkflowContext {
   /** Steps executing now (the worker's stop() waits for them to settle). */
   inFlight: Set<Promise<unknown>>;
 }
-
-/** Step retries for a database that went away (a connection error), with backoff: 1, 2, 4, 8… s. */
-const DATABASE_RETRIES = {
-  retriesAllowed: true,
-  maxAttempts: 8,
-  intervalSeconds: 1,
-  backoffRate: 2,
-};
 
 /**
  * Registers the DBOS workflow `ideact-run(runId, input)` (before DBOS launches) and returns it.
@@ -85,8 +76,6 @@ export function registerRunWorkflow(
       for (;;) {
         const outcome = await DBOS.runStep(() => agentStep(DBOS, context, session, agentFor), {
           name: 'agent-step',
-          ...DATABASE_RETRIES,
-          shouldRetry: isDatabaseDown,
         });
         if (outcome.kind === 'done') return outcome.result;
         if (outcome.kind === 'actor') {
@@ -201,27 +190,31 @@ async function agentStep(
   agentFor: (header: RunHeader) => Promise<Agent>,
 ): Promise<Exclude<AgentStepOutcome, { kind: 'abandoned' }>> {
   const cancelSignal = DBOS.stepStatus?.cancelSignal;
-  const running = runAgentStep({
-    store: context.store,
-    runId: session.runId,
-    session,
-    agentFor,
-    reportActor: true,
-    stopSignal: context.stopSignal,
-    ...(cancelSignal === undefined ? {} : { cancelSignal }),
-  });
+  // A database that went away (a connection error): again after 1, 2, 4, 8… s, up to 8 attempts.
+  const running = retryWhileDatabaseDown(
+    () =>
+      runAgentStep({
+        store: context.store,
+        runId: session.runId,
+        session,
+        agentFor,
+        reportActor: true,
+        stopSignal: context.stopSignal,
+        ...(cancelSignal === undefined ? {} : { cancelSignal }),
+      }),
+    { signals: [cancelSignal, context.stopSignal] },
+  );
   context.inFlight.add(running);
   let outcome: AgentStepOutcome;
   try {
     outcome = await running;
+  } catch (error) {
+    // A stopping worker abandons the step (never recorded, as a Call's): the next worker runs it.
+    if (context.stopSignal.aborted) return new Promise(() => undefined);
+    throw error;
   } finally {
     context.inFlight.delete(running);
   }
   if (outcome.kind === 'abandoned') return new Promise(() => undefined);
   return outcome;
-}
-
-/** A step failed because the database could not be reached (the store's typed error, or pg's own). */
-function isDatabaseDown(error: unknown): boolean {
-  return DatabaseConnectionError.isInstance(error) || isConnectionError(error);
 }
