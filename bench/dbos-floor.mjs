@@ -127,9 +127,7 @@ async function workerChild() {
           DBOS.runStep(
             async () => {
               const callId = `${turn}:${index}`;
-              await journal.append(runId, [
-                sizedEntry('start', ENTRY_BYTES.start, { callId }),
-              ]);
+              await journal.append(runId, [sizedEntry('start', ENTRY_BYTES.start, { callId })]);
               const result = record(runId, callId, call.name);
               await journal.append(runId, [
                 sizedEntry('commit', ENTRY_BYTES.result, { status: 'running', callId }),
@@ -146,20 +144,22 @@ async function workerChild() {
     return { output };
   };
   const workflow = DBOS.registerWorkflow(
-    journal !== undefined ? contractRun : async (runId) => {
-      let output = null;
-      for (let turn = 0; output === null; turn++) {
-        const answer = await DBOS.runStep(async () => model(turn), { name: 'model' });
-        const results = await DBOS.runStep(
-          async () =>
-            answer.calls.map((call, index) => record(runId, `${turn}:${index}`, call.name)),
-          { name: 'actor' },
-        );
-        if (answer.output !== null) output = answer.output;
-        else if (results.length !== answer.calls.length) throw new Error('lost a Call');
-      }
-      return { output };
-    },
+    journal !== undefined
+      ? contractRun
+      : async (runId) => {
+          let output = null;
+          for (let turn = 0; output === null; turn++) {
+            const answer = await DBOS.runStep(async () => model(turn), { name: 'model' });
+            const results = await DBOS.runStep(
+              async () =>
+                answer.calls.map((call, index) => record(runId, `${turn}:${index}`, call.name)),
+              { name: 'actor' },
+            );
+            if (answer.output !== null) output = answer.output;
+            else if (results.length !== answer.calls.length) throw new Error('lost a Call');
+          }
+          return { output };
+        },
     { name: WORKFLOW },
   );
   void workflow;
@@ -309,7 +309,8 @@ async function dbosFloor() {
     await client?.destroy().catch(() => undefined);
     await journal?.close();
     await admin.query(`DROP SCHEMA IF EXISTS "${systemSchema}" CASCADE`);
-    if (storeSchema !== undefined) await admin.query(`DROP SCHEMA IF EXISTS "${storeSchema}" CASCADE`);
+    if (storeSchema !== undefined)
+      await admin.query(`DROP SCHEMA IF EXISTS "${storeSchema}" CASCADE`);
     await admin.end();
     rmSync(directory, { recursive: true, force: true });
   }
