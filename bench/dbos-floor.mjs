@@ -3,6 +3,7 @@
  * default postgres://postgres@127.0.0.1:5432/test). Fresh schemas per invocation, dropped at the end.
  *
  *   node bench/dbos-floor.mjs dbos [--runs 1000] [--workers 2] [--concurrency 4] [--polling-ms 1000] [--contracts]
+ *                                [--profile DIR]
  *   node bench/dbos-floor.mjs pg [--seconds 5] [--clients 1,4,8]
  *
  * dbos: the short run of bench/ideact-workers.mjs written directly on DBOS, no ideact: a workflow of 8
@@ -69,6 +70,7 @@ const { positionals, values: flags } = parseArgs({
     seconds: { type: 'string', default: '5' },
     clients: { type: 'string', default: '1,4,8' },
     contracts: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const mode = positionals[0];
@@ -189,11 +191,15 @@ async function workerChild() {
 }
 
 function startWorkerProcess(environment) {
+  // --profile DIR: each worker writes a V8 CPU profile there (bench/profile-summary.mjs reads them).
+  const nodeArgs =
+    flags.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${flags.profile}`];
   return startWorkerChild({
     script: SCRIPT,
     cwd: ROOT,
     variable: 'FLOOR_WORKER',
     environment,
+    nodeArgs,
     label: 'a floor worker',
   });
 }
