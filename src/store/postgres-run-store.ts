@@ -89,6 +89,8 @@ export class PostgresRunStore implements RunStore {
   private readonly ownsPool: boolean;
   private readonly schema: string;
   private readonly tables: SchemaTables;
+  /** `append`'s statement text by entry count (at most MAX_ENTRIES_PER_STATEMENT of them). */
+  private readonly appendStatements = new Map<number, string>();
   private readonly target: ConnectionTarget;
   private readonly checkpointEvery: number;
   private readonly checkpointGrowth: number;
@@ -198,7 +200,26 @@ export class PostgresRunStore implements RunStore {
       }
     }
     const time = (entries[entries.length - 1] as JournalEntry).time;
-    const rows = entries.map((_entry, index) => `($${index + 7}::jsonb)`);
+    const values = [runId, status, commitSeen, stopReason, commits, time];
+    for (const entry of entries) values.push(JSON.stringify(entry));
+    // Prepared once per connection and entry count (the text names the schema).
+    const result = await this.withClient((client) =>
+      client.query(prepared(this.appendSql(entries.length), values)),
+    );
+    const row = result.rows[0] as CheckpointCounters | undefined;
+    if (row === undefined) throw new RunNotFoundError({ runId, location: this.description });
+    if (this.sync === 'batch') this.unflushed = runId;
+    if (this.checkpointDue(row)) await this.compact(runId);
+  }
+
+  /**
+   * The text of `append`'s statement for `count` entries, built once per count: the same string
+   * each time, so finding its prepared statement's name does not hash a new copy per append.
+   */
+  private appendSql(count: number): string {
+    const known = this.appendStatements.get(count);
+    if (known !== undefined) return known;
+    const rows = Array.from({ length: count }, (_entry, index) => `($${index + 7}::jsonb)`);
     const sql = `WITH run AS (
          UPDATE ${this.tables.runs}
             SET status = COALESCE($2, status),
@@ -213,14 +234,8 @@ export class PostgresRunStore implements RunStore {
           WHERE EXISTS (SELECT 1 FROM run)
        )
        SELECT commits_since_checkpoint, checkpoint_commits FROM run`;
-    const values = [runId, status, commitSeen, stopReason, commits, time];
-    for (const entry of entries) values.push(JSON.stringify(entry));
-    // Prepared once per connection and entry count (the text names the schema).
-    const result = await this.withClient((client) => client.query(prepared(sql, values)));
-    const row = result.rows[0] as CheckpointCounters | undefined;
-    if (row === undefined) throw new RunNotFoundError({ runId, location: this.description });
-    if (this.sync === 'batch') this.unflushed = runId;
-    if (this.checkpointDue(row)) await this.compact(runId);
+    this.appendStatements.set(count, sql);
+    return sql;
   }
 
   /** Whether the commits past the last checkpoint call for a new one (see `checkpointGrowth`). */
