@@ -17,9 +17,10 @@
  *   steps, 10 per run), and the run journal a run store must hold (issue 18's idempotency contract):
  *   the run's row and first checkpoint written before the run is enqueued, the run read by its first
  *   step, per model turn one append of its commits, per Call an append of its start before the
- *   Activity and one of its result after it (1 + T + 2C = 16 appends per short run), each a raw `pg`
- *   statement of PostgresRunStore's shape (the run's row updated and the entries inserted in one
- *   statement, prepared) with entries of the sizes a short run writes. What ideact's own code costs is
+ *   Activity and one of its result after it (1 + T + 2C = 16 appends per short run), each sent through
+ *   raw `pg` in PostgresRunStore's statement (the run's row updated and the entries inserted in one
+ *   statement, prepared; its text and the tables' migration taken from the build, so run `npm run
+ *   build` first) with entries of the sizes a short run writes. What ideact's own code costs is
  *   the ratio of its workers to this.
  * pg: raw PostgreSQL insert/commit throughput for the journal's row shape (`run_id text`, `entry
  *   jsonb` of a commit entry's size, a bigserial key): CLIENTS connections each inserting one row per
@@ -286,7 +287,7 @@ async function dbosFloor() {
     const journalRows =
       storeSchema === undefined
         ? undefined
-        : (await query(`SELECT count(*)::int AS n FROM "${storeSchema}".journal`))[0].n;
+        : (await query(`SELECT count(*)::int AS n FROM "${storeSchema}".journal_entries`))[0].n;
     await Promise.all(workers.map((worker) => stopWorkerChild(worker)));
     const cpu = workers.reduce((sum, worker) => sum + (worker.cpu() ?? Number.NaN), 0);
     const lastEnd = Math.max(...workflows.map((workflow) => workflow.completed));

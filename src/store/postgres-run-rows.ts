@@ -47,6 +47,27 @@ export interface ReadRun {
 }
 
 /**
+ * `readRun`'s statement (parameter: the run id): the run's row with its latest checkpoint and the
+ * journal entries after it, as one row. @internal
+ */
+export function readRunStatement(tables: SchemaTables): string {
+  return `SELECT r.*, c.checkpoint, c.entries
+     FROM ${tables.runs} r
+     LEFT JOIN LATERAL (
+       SELECT json_build_object('covers_seq', cp.covers_seq, 'state', cp.state,
+                'attempts', cp.attempts, 'open_calls', cp.open_calls, 'status', cp.status) AS checkpoint,
+              (SELECT COALESCE(json_agg(json_build_array(j.seq, j.entry) ORDER BY j.seq), '[]'::json)
+                 FROM ${tables.journal} j
+                WHERE j.run_id = r.run_id AND j.seq > cp.covers_seq) AS entries
+         FROM ${tables.checkpoints} cp
+        WHERE cp.run_id = r.run_id
+        ORDER BY cp.covers_seq DESC
+        LIMIT 1
+     ) c ON true
+    WHERE r.run_id = $1`;
+}
+
+/**
  * Reads and replays one run (no nested runs); undefined when there is no such run. One statement
  * (one round trip, one snapshot): the run's row with its latest checkpoint and the journal entries
  * after it, prepared once per connection (issue 31).
@@ -56,25 +77,7 @@ export async function readRun(
   tables: SchemaTables,
   runId: string,
 ): Promise<ReadRun | undefined> {
-  const result = await client.query(
-    prepared(
-      `SELECT r.*, c.checkpoint, c.entries
-         FROM ${tables.runs} r
-         LEFT JOIN LATERAL (
-           SELECT json_build_object('covers_seq', cp.covers_seq, 'state', cp.state,
-                    'attempts', cp.attempts, 'open_calls', cp.open_calls, 'status', cp.status) AS checkpoint,
-                  (SELECT COALESCE(json_agg(json_build_array(j.seq, j.entry) ORDER BY j.seq), '[]'::json)
-                     FROM ${tables.journal} j
-                    WHERE j.run_id = r.run_id AND j.seq > cp.covers_seq) AS entries
-             FROM ${tables.checkpoints} cp
-            WHERE cp.run_id = r.run_id
-            ORDER BY cp.covers_seq DESC
-            LIMIT 1
-         ) c ON true
-        WHERE r.run_id = $1`,
-      [runId],
-    ),
-  );
+  const result = await client.query(prepared(readRunStatement(tables), [runId]));
   const found = result.rows[0] as
     | (RunRow & {
         checkpoint: {

@@ -33,44 +33,21 @@ import {
   writeCheckpoint,
   type RunRow,
 } from './postgres-run-rows';
+import {
+  appendStatement,
+  effectOfEntries,
+  eventsInsert,
+  listQuery,
+  sqlLiteral,
+  storedRunOf,
+  summaryOf,
+  type CheckpointCounters,
+} from './postgres-run-statements';
 import { DEFAULT_SCHEMA, migrate, schemaTables, type SchemaTables } from './postgres-schema';
-import { stopReasonOf, storedInitialState } from './postgres-replay';
+import { storedInitialState } from './postgres-replay';
+import type { PostgresRunStoreOptions, PostgresRunStoreSync } from './postgres-run-store-options';
 
-/** Options of {@link PostgresRunStore}. */
-export interface PostgresRunStoreOptions {
-  /** `postgres://user:password@host:port/database`; PG* environment variables fill in what it omits. */
-  connectionString?: string;
-  /** The PostgreSQL schema holding the store's tables, created on first use (default `ideact`). */
-  schema?: string;
-  /** A `pg` Pool of yours to use instead of one of the store's own; `close()` leaves it open. */
-  pool?: PostgresPool;
-  /**
-   * A new checkpoint after this many commits of a run past the last one (default 50), once they are
-   * also `checkpointGrowth` × the commits the last checkpoint covers.
-   */
-  checkpointEvery?: number;
-  /**
-   * The growth, relative to the commits the last checkpoint covers, before the next one (default
-   * 0.5), as for a FileRunStore: a checkpoint replays the whole run, so spacing them geometrically
-   * keeps a long run's checkpoint work linear in its length (`load` replays at most about half as
-   * many commits as the checkpoint covers); 0: strictly every `checkpointEvery` commits.
-   */
-  checkpointGrowth?: number;
-  /** How long to wait for a connection before failing with DatabaseConnectionError (default 10 000 ms). */
-  connectionTimeoutMs?: number;
-  /**
-   * When a commit reaches the disk (issue 31), like FileRunStore's `sync`. `'batch'` (default): the
-   * store's connections commit with `synchronous_commit = off` — an appended step survives the
-   * process being killed and PostgreSQL restarting; a crash of the database server may lose the last
-   * few hundred ms of a running run — and `flush()` (a run awaits it at its end or approval pause)
-   * waits for the disk. `'commit'`: every append waits for the disk. With `pool`, commits follow
-   * the pool's own settings and `'batch'` only makes `flush()` wait for the disk.
-   */
-  sync?: PostgresRunStoreSync;
-}
-
-/** See {@link PostgresRunStoreOptions.sync}. */
-export type PostgresRunStoreSync = 'batch' | 'commit';
+export type { PostgresRunStoreOptions, PostgresRunStoreSync } from './postgres-run-store-options';
 
 /** Entries appended in one statement; more go through a transaction in batches. */
 const MAX_ENTRIES_PER_STATEMENT = 500;
@@ -185,20 +162,7 @@ export class PostgresRunStore implements RunStore {
     if (entries.length === 0 || entries.length > MAX_ENTRIES_PER_STATEMENT) {
       return this.appendInTransaction(runId, entries);
     }
-    let status: string | null = null;
-    let commitSeen = false;
-    let stopReason: string | null = null;
-    let commits = 0;
-    for (const entry of entries) {
-      if (entry.type === 'commit') {
-        status = entry.status;
-        commitSeen = true;
-        stopReason = stopReasonOf(entry);
-        commits += 1;
-      } else if (entry.type === 'status') {
-        status = entry.status;
-      }
-    }
+    const { status, commitSeen, stopReason, commits } = effectOfEntries(entries);
     const time = (entries[entries.length - 1] as JournalEntry).time;
     const values = [runId, status, commitSeen, stopReason, commits, time];
     for (const entry of entries) values.push(JSON.stringify(entry));
@@ -219,21 +183,7 @@ export class PostgresRunStore implements RunStore {
   private appendSql(count: number): string {
     const known = this.appendStatements.get(count);
     if (known !== undefined) return known;
-    const rows = Array.from({ length: count }, (_entry, index) => `($${index + 7}::jsonb)`);
-    const sql = `WITH run AS (
-         UPDATE ${this.tables.runs}
-            SET status = COALESCE($2, status),
-                stop_reason = CASE WHEN $3::boolean THEN $4 ELSE stop_reason END,
-                commits_since_checkpoint = commits_since_checkpoint + $5,
-                updated_at = GREATEST(updated_at, $6::timestamptz)
-          WHERE run_id = $1
-          RETURNING commits_since_checkpoint, checkpoint_commits
-       ), inserted AS (
-         INSERT INTO ${this.tables.journal} (run_id, entry)
-         SELECT $1, entries.entry FROM (VALUES ${rows.join(', ')}) AS entries(entry)
-          WHERE EXISTS (SELECT 1 FROM run)
-       )
-       SELECT commits_since_checkpoint, checkpoint_commits FROM run`;
+    const sql = appendStatement(this.tables, count);
     this.appendStatements.set(count, sql);
     return sql;
   }
@@ -282,17 +232,11 @@ export class PostgresRunStore implements RunStore {
       if (run === undefined) throw new RunNotFoundError({ runId, location: this.description });
       if (entries.length === 0) return;
       await insertEntries(client, this.tables, runId, entries);
-      let { status, stop_reason: stopReason, commits_since_checkpoint: commits } = run;
+      const effect = effectOfEntries(entries);
+      const status = effect.status ?? run.status;
+      const stopReason = effect.commitSeen ? effect.stopReason : run.stop_reason;
+      let commits = run.commits_since_checkpoint + effect.commits;
       let covered = run.checkpoint_commits;
-      for (const entry of entries) {
-        if (entry.type === 'commit') {
-          status = entry.status;
-          stopReason = stopReasonOf(entry);
-          commits += 1;
-        } else if (entry.type === 'status') {
-          status = entry.status;
-        }
-      }
       if (this.checkpointDue({ commits_since_checkpoint: commits, checkpoint_commits: covered })) {
         await writeCheckpoint(client, this.tables, runId);
         covered += commits;
@@ -345,69 +289,21 @@ export class PostgresRunStore implements RunStore {
     // One statement is one snapshot; a run with nested runs reads several, in one snapshot too.
     const single = await this.withClient((client) => readRun(client, this.tables, runId));
     if (single === undefined) return undefined;
-    if (!hasNestedRuns(single.replay.state)) {
-      return {
-        header: headerOf(single.row),
-        status: single.replay.status,
-        state: single.replay.state,
-        attempts: single.replay.attempts,
-        openCalls: single.replay.openCalls,
-      };
-    }
+    if (!hasNestedRuns(single.replay.state)) return storedRunOf(single);
     // So a compaction committing meanwhile cannot remove entries between two reads.
     return this.transaction(async (client) => {
       const found = await readRun(client, this.tables, runId);
       if (found === undefined) return undefined;
       await rehydrateNested(client, this.tables, found.replay.state, new Set([runId]));
-      return {
-        header: headerOf(found.row),
-        status: found.replay.status,
-        state: found.replay.state,
-        attempts: found.replay.attempts,
-        openCalls: found.replay.openCalls,
-      };
+      return storedRunOf(found);
     }, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   }
 
   /** Runs newest first (by `createdAt`), filtered by status and parent, from the `runs` table alone. */
   async list(filter: RunFilter = {}): Promise<RunSummary[]> {
-    const conditions: string[] = [];
-    const values: unknown[] = [];
-    if (filter.status !== undefined) {
-      values.push(Array.isArray(filter.status) ? filter.status : [filter.status]);
-      conditions.push(`status = ANY($${values.length}::text[])`);
-    }
-    if (filter.parentRunId === null) conditions.push('parent_run_id IS NULL');
-    else if (filter.parentRunId !== undefined) {
-      values.push(filter.parentRunId);
-      conditions.push(`parent_run_id = $${values.length}`);
-    }
-    if (filter.labels !== undefined) {
-      values.push(JSON.stringify(filter.labels));
-      conditions.push(`labels @> $${values.length}::jsonb`);
-    }
-    if (filter.experiment !== undefined) {
-      values.push(filter.experiment);
-      conditions.push(`experiment->>'id' = $${values.length}`);
-    }
-    let limit = '';
-    if (filter.limit !== undefined) {
-      values.push(Math.max(0, Math.floor(filter.limit)));
-      limit = `LIMIT $${values.length}`;
-    }
-    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
-    const result = await this.withClient((client) =>
-      client.query(
-        `SELECT * FROM ${this.tables.runs} ${where} ORDER BY created_at DESC, position DESC ${limit}`,
-        values,
-      ),
-    );
-    return (result.rows as RunRow[]).map((row) => ({
-      ...headerOf(row),
-      status: row.status,
-      ...(row.stop_reason === null ? {} : { stopReason: row.stop_reason }),
-      updatedAt: row.updated_at.toISOString(),
-    }));
+    const query = listQuery(this.tables, filter);
+    const result = await this.withClient((client) => client.query(query.text, query.values));
+    return (result.rows as RunRow[]).map(summaryOf);
   }
 
   /**
@@ -416,15 +312,8 @@ export class PostgresRunStore implements RunStore {
    */
   async appendEvents(runId: string, events: readonly StoredRunEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const rows = events.map((_event, index) => `($1, $${2 * index + 2}, $${2 * index + 3}::jsonb)`);
-    const values: unknown[] = [runId];
-    for (const { seq, event } of events) values.push(seq, JSON.stringify(event));
-    await this.withClient((client) =>
-      client.query(
-        `INSERT INTO ${this.tables.events} (run_id, seq, event) VALUES ${rows.join(', ')}`,
-        values,
-      ),
-    );
+    const query = eventsInsert(this.tables, runId, events);
+    await this.withClient((client) => client.query(query.text, query.values));
   }
 
   /** The run's served events after `after`, in order. */
@@ -524,31 +413,4 @@ export class PostgresRunStore implements RunStore {
       }
     });
   }
-}
-
-/** A `runs` row as a RunHeader. */
-function headerOf(row: RunRow): RunHeader {
-  return {
-    runId: row.run_id,
-    ...(row.parent_run_id === null ? {} : { parentRunId: row.parent_run_id }),
-    ...(row.parent_call_id === null ? {} : { parentCallId: row.parent_call_id }),
-    ...(row.task === null ? {} : { task: row.task }),
-    createdAt: row.created_at.toISOString(),
-    ...(row.nested_module === null ? {} : { nestedModule: row.nested_module }),
-    ...(row.labels === null || row.labels === undefined ? {} : { labels: row.labels }),
-    ...(row.experiment === null || row.experiment === undefined
-      ? {}
-      : { experiment: row.experiment }),
-  };
-}
-
-/** A run row's checkpoint counters. */
-interface CheckpointCounters {
-  commits_since_checkpoint: number;
-  checkpoint_commits: number;
-}
-
-/** A string as an SQL literal (standard-conforming strings, PostgreSQL's default since 9.1). */
-function sqlLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
