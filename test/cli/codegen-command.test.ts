@@ -3,10 +3,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { REPO_ROOT, runCli } from './run-cli';
+import { REPO_ROOT, runCli, type CliRun } from './run-cli';
 
 /** `ideact codegen` end to end through the built CLI (issue 7). */
 const FIXTURES = path.join(REPO_ROOT, 'test', 'codegen', 'fixtures');
+
+/** How a run ended, with its stderr: a failed assertion shows a signal or the error, not only the code. */
+function exit(run: CliRun): Pick<CliRun, 'code' | 'signal' | 'stderr'> {
+  return { code: run.code, signal: run.signal, stderr: run.stderr };
+}
 
 let workDir: string;
 beforeEach(async () => {
@@ -19,7 +24,7 @@ afterEach(async () => {
 describe('ideact codegen', () => {
   it('writes the same files as the expected fixtures and reports each one', async () => {
     const result = await runCli(['codegen', FIXTURES, '--out', workDir, '--module-root', FIXTURES]);
-    expect(result.code).toBe(0);
+    expect(exit(result)).toMatchObject({ code: 0, signal: null });
     expect(result.stdout).toMatch(/^created\s+.*lyricist\.ts\s+\(Lyricist from /m);
     for (const name of ['lyricist', 'sound-designer', 'mixer']) {
       const generated = await fs.readFile(path.join(workDir, `${name}.ts`), 'utf8');
@@ -34,10 +39,16 @@ describe('ideact codegen', () => {
   it('--check exits 0 on fresh output and 1 naming stale and missing files', async () => {
     const lyricist = path.join(FIXTURES, 'lyricist.idea.json');
     const mixer = path.join(FIXTURES, 'mixer.idea.json');
-    expect(
-      (await runCli(['codegen', lyricist, mixer, '--out', workDir, '--module-root', FIXTURES]))
-        .code,
-    ).toBe(0);
+    const first = await runCli([
+      'codegen',
+      lyricist,
+      mixer,
+      '--out',
+      workDir,
+      '--module-root',
+      FIXTURES,
+    ]);
+    expect(exit(first)).toMatchObject({ code: 0, signal: null });
 
     const fresh = await runCli([
       'codegen',
@@ -49,7 +60,7 @@ describe('ideact codegen', () => {
       FIXTURES,
       '--check',
     ]);
-    expect(fresh.code).toBe(0);
+    expect(exit(fresh)).toMatchObject({ code: 0, signal: null });
     expect(fresh.stdout).toMatch(/^fresh\s+.*lyricist\.ts/m);
 
     await fs.appendFile(path.join(workDir, 'lyricist.ts'), '// hand edit\n');
@@ -64,7 +75,7 @@ describe('ideact codegen', () => {
       FIXTURES,
       '--check',
     ]);
-    expect(stale.code).toBe(1);
+    expect(exit(stale)).toMatchObject({ code: 1, signal: null });
     expect(stale.stdout).toMatch(/^stale\s+.*lyricist\.ts/m);
     expect(stale.stdout).toMatch(/^missing\s+.*mixer\.ts/m);
     expect(stale.stderr).toContain('2 generated file(s) are stale or missing');
@@ -76,7 +87,7 @@ describe('ideact codegen', () => {
   it('a missing Idea file exits 2 with one line naming it', async () => {
     const missing = path.join(workDir, 'nope.json');
     const result = await runCli(['codegen', missing, '--out', workDir, '--module-root', workDir]);
-    expect(result.code).toBe(2);
+    expect(exit(result)).toMatchObject({ code: 2, signal: null });
     expect(result.stderr).toBe(
       `ideact: Idea file not found: ${missing}. Check the path (it is relative to the current directory).\n`,
     );
@@ -86,7 +97,7 @@ describe('ideact codegen', () => {
     const broken = path.join(workDir, 'broken.json');
     await fs.writeFile(broken, '{ "context": [ }');
     const result = await runCli(['codegen', broken, '--out', workDir, '--module-root', workDir]);
-    expect(result.code).toBe(2);
+    expect(exit(result)).toMatchObject({ code: 2, signal: null });
     expect(result.stderr).toContain(`ideact: Invalid Idea in ${broken}`);
     expect(result.stderr).toContain('not valid JSON');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -112,7 +123,7 @@ describe('ideact codegen', () => {
       );
       const out = path.join(workDir, 'out');
       const refused = await runCli(['codegen', idea, '--out', out, '--module-root', workDir]);
-      expect(refused.code).toBe(2);
+      expect(exit(refused)).toMatchObject({ code: 2, signal: null });
       expect(refused.stderr).toContain(
         `ideact: The schema in ${idea} at /schema/properties/mood/$ref`,
       );
@@ -130,7 +141,7 @@ describe('ideact codegen', () => {
         '--allow-remote-refs',
       ]);
       expect(allowed.stderr).not.toContain('ideact:');
-      expect(allowed.code).toBe(0);
+      expect(exit(allowed)).toMatchObject({ code: 0, signal: null });
       expect(requests).toEqual(['/mood.json']);
       expect(await fs.readFile(path.join(out, 'song.ts'), 'utf8')).toMatch(/'calm' \| 'wild'/);
     } finally {
@@ -140,7 +151,7 @@ describe('ideact codegen', () => {
 
   it('--out is required', async () => {
     const result = await runCli(['codegen', FIXTURES]);
-    expect(result.code).toBe(2);
+    expect(exit(result)).toMatchObject({ code: 2, signal: null });
     expect(result.stderr).toContain("required option '--out <dir>' not specified");
   });
 
@@ -183,14 +194,14 @@ describe('ideact codegen', () => {
       await fs.writeFile(path.join(workDir, name), JSON.stringify(idea));
       const validated = await runCli(['validate', name], { cwd: workDir });
       const generated = await runCli(['codegen', name, '--out', 'out'], { cwd: workDir });
-      expect(validated.code).toBe(1);
+      expect(exit(validated)).toMatchObject({ code: 1, signal: null });
       const message = validated.stderr.trimEnd();
       expect(message).toBe(
         `ideact: ${name} at ${at}: Invalid JSON Schema: NOT SUPPORTED: keyword "id", use "$id" for schema ID. ` +
           'Fix the schema so that it is valid JSON Schema (draft-07 or 2020-12 keywords).',
       );
       expect(generated.stderr.trimEnd()).toBe(message);
-      expect(generated.code).toBe(2);
+      expect(exit(generated)).toMatchObject({ code: 2, signal: null });
       expect(generated.stderr).not.toContain('--allow-remote-refs');
       expect(generated.stderr).not.toContain('Error opening file');
       await expect(fs.stat(path.join(workDir, 'out'))).rejects.toThrow();
