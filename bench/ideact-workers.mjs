@@ -294,6 +294,7 @@ async function throughput() {
     const workflows = await query(
       // Outputs live in workflow_output (DBOS 5; older releases kept them in workflow_status).
       `SELECT ws.workflow_uuid, ws.status, ws.executor_id, COALESCE(wo.output, ws.output) AS output,
+              COALESCE(wo.error, ws.error) AS error,
               ws.started_at_epoch_ms::float8 AS started,
               COALESCE(ws.completed_at, ws.updated_at)::float8 AS completed
          FROM ${system}.workflow_status ws
@@ -396,8 +397,20 @@ function checkThroughput(runIds, workflows, steps, effects, workers) {
   const problems = [];
   const byId = new Map(workflows.map((workflow) => [workflow.workflow_uuid, workflow]));
   const notDone = runIds.filter((runId) => byId.get(runId)?.status !== 'SUCCESS');
-  if (notDone.length > 0)
-    problems.push(`${notDone.length} runs did not succeed: ${notDone.slice(0, 5)}`);
+  if (notDone.length > 0) {
+    // How they ended, by status and the start of their error (DBOS's serialized error).
+    const endings = new Map();
+    for (const runId of notDone) {
+      const workflow = byId.get(runId);
+      const ending = `${workflow?.status ?? 'no workflow'}: ${String(workflow?.error ?? '').slice(0, 200)}`;
+      endings.set(ending, (endings.get(ending) ?? 0) + 1);
+    }
+    problems.push(
+      `${notDone.length} runs did not succeed: ${notDone.slice(0, 5)}; ${[...endings]
+        .map(([ending, count]) => `${count} × ${ending}`)
+        .join('; ')}`,
+    );
+  }
   if (workflows.length !== runIds.length) {
     problems.push(`${workflows.length} workflows for ${runIds.length} runs`);
   }
