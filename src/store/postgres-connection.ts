@@ -158,16 +158,39 @@ export function connectionError(error: unknown, target: ConnectionTarget): Datab
   return new DatabaseConnectionError({ ...target, detail: message, cause: error });
 }
 
-/** Takes a connection from `pool`, turning a failure to connect into a DatabaseConnectionError. */
+/**
+ * Takes a connection from `pool`, turning a failure to connect into a DatabaseConnectionError. A
+ * server that refuses new connections for now (too many clients, or starting up) is asked again,
+ * after 50, 100, 200… ms, for up to `busyWaitMs`: many workers at `max_connections` wait their turn
+ * instead of failing their runs' steps.
+ */
 export async function connect(
   pool: PostgresPool,
   target: ConnectionTarget,
+  busyWaitMs = 0,
 ): Promise<PostgresPoolClient> {
-  try {
-    return await pool.connect();
-  } catch (error) {
-    // Opening a connection is all `connect()` does; only a closed pool is the caller's own doing.
-    if (/after calling end/i.test(String((error as Error)?.message))) throw error;
-    throw connectionError(error, target);
+  const deadline = Date.now() + busyWaitMs;
+  let delayMs = 50;
+  for (;;) {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      // Opening a connection is all `connect()` does; only a closed pool is the caller's own doing.
+      if (/after calling end/i.test(String((error as Error)?.message))) throw error;
+      if (!isServerBusy(error) || Date.now() + delayMs > deadline) {
+        throw connectionError(error, target);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    delayMs = Math.min(delayMs * 2, 1_000);
   }
+}
+
+/** SQLSTATEs of a server that refuses a connection for now: too many clients, starting up. */
+const SERVER_BUSY_CODES = new Set(['53300', '57P03']);
+
+/** True when the server refused a new connection for now (`max_connections`, a role's limit, starting up). */
+export function isServerBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && SERVER_BUSY_CODES.has(code);
 }

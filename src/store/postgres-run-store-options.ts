@@ -20,7 +20,11 @@ export interface PostgresRunStoreOptions {
    * many commits as the checkpoint covers); 0: strictly every `checkpointEvery` commits.
    */
   checkpointGrowth?: number;
-  /** How long to wait for a connection before failing with DatabaseConnectionError (default 10 000 ms). */
+  /**
+   * How long to wait for a connection before failing with DatabaseConnectionError (default 10 000
+   * ms), also while the server refuses new ones for now (`max_connections` or the role's limit
+   * reached, the server starting up): the store asks again with a backoff until then.
+   */
   connectionTimeoutMs?: number;
   /**
    * When a commit reaches the disk (issue 31), like FileRunStore's `sync`. `'batch'` (default): the

@@ -69,6 +69,7 @@ export class PostgresRunStore implements RunStore {
   /** `append`'s statement text by entry count (at most MAX_ENTRIES_PER_STATEMENT of them). */
   private readonly appendStatements = new Map<number, string>();
   private readonly target: ConnectionTarget;
+  private readonly connectionTimeoutMs: number;
   private readonly checkpointEvery: number;
   private readonly checkpointGrowth: number;
   private readonly sync: PostgresRunStoreSync;
@@ -86,6 +87,7 @@ export class PostgresRunStore implements RunStore {
     );
     this.checkpointGrowth = Math.max(0, options.checkpointGrowth ?? 0.5);
     this.sync = options.sync ?? 'batch';
+    this.connectionTimeoutMs = options.connectionTimeoutMs ?? 10_000;
     if (this.sync !== 'batch' && this.sync !== 'commit') {
       throw new ContainerConfigurationError({
         api: 'new PostgresRunStore',
@@ -100,7 +102,7 @@ export class PostgresRunStore implements RunStore {
     if (options.pool === undefined) {
       this.pool = createPool(
         options.connectionString,
-        options.connectionTimeoutMs ?? 10_000,
+        this.connectionTimeoutMs,
         this.sync === 'batch',
       );
       this.ownsPool = true;
@@ -381,7 +383,7 @@ export class PostgresRunStore implements RunStore {
 
   /** Runs `work` on a pooled connection; a connection lost meanwhile is a DatabaseConnectionError. */
   private async withConnection<T>(work: (client: PostgresPoolClient) => Promise<T>): Promise<T> {
-    const client = await connect(this.pool, this.target);
+    const client = await connect(this.pool, this.target, this.connectionTimeoutMs);
     let broken: Error | undefined;
     try {
       return await work(client);
