@@ -39,42 +39,17 @@ describe('ideact codegen', () => {
   it('--check exits 0 on fresh output and 1 naming stale and missing files', async () => {
     const lyricist = path.join(FIXTURES, 'lyricist.idea.json');
     const mixer = path.join(FIXTURES, 'mixer.idea.json');
-    const first = await runCli([
-      'codegen',
-      lyricist,
-      mixer,
-      '--out',
-      workDir,
-      '--module-root',
-      FIXTURES,
-    ]);
+    const codegen = ['codegen', lyricist, mixer, '--out', workDir, '--module-root', FIXTURES];
+    const first = await runCli(codegen);
     expect(exit(first)).toMatchObject({ code: 0, signal: null });
 
-    const fresh = await runCli([
-      'codegen',
-      lyricist,
-      mixer,
-      '--out',
-      workDir,
-      '--module-root',
-      FIXTURES,
-      '--check',
-    ]);
+    const fresh = await runCli([...codegen, '--check']);
     expect(exit(fresh)).toMatchObject({ code: 0, signal: null });
     expect(fresh.stdout).toMatch(/^fresh\s+.*lyricist\.ts/m);
 
     await fs.appendFile(path.join(workDir, 'lyricist.ts'), '// hand edit\n');
     await fs.rm(path.join(workDir, 'mixer.ts'));
-    const stale = await runCli([
-      'codegen',
-      lyricist,
-      mixer,
-      '--out',
-      workDir,
-      '--module-root',
-      FIXTURES,
-      '--check',
-    ]);
+    const stale = await runCli([...codegen, '--check']);
     expect(exit(stale)).toMatchObject({ code: 1, signal: null });
     expect(stale.stdout).toMatch(/^stale\s+.*lyricist\.ts/m);
     expect(stale.stdout).toMatch(/^missing\s+.*mixer\.ts/m);
