@@ -42,7 +42,11 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** A ratio new/old above this must be explained in the issue's closing note. */
 const FLAG_ABOVE = 1.1;
 const FLAG = '⚠ explain in the closing note';
-const USAGE = 'usage: npm run bench:compare -- <git ref> [--rounds N]   (N ≥ 1, default 5)';
+const USAGE =
+  'usage: npm run bench:compare -- <git ref> [--rounds N] [--node-option <flag>]…\n' +
+  '  --rounds N            rounds (N ≥ 1, default 5)\n' +
+  '  --node-option <flag>  a Node option for every measured process of both sides (repeatable),\n' +
+  '                        e.g. --node-option=--v8-pool-size=2: what a deployment that sets it sees';
 
 function say(line = '') {
   process.stdout.write(`${line}\n`);
@@ -55,7 +59,11 @@ function parseCommandLine() {
     parsed = parseArgs({
       args: process.argv.slice(2),
       allowPositionals: true,
-      options: { rounds: { type: 'string', default: '5' }, help: { type: 'boolean' } },
+      options: {
+        rounds: { type: 'string', default: '5' },
+        'node-option': { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean' },
+      },
     });
   } catch (error) {
     say(`bench:compare: ${error.message}\n${USAGE}`);
@@ -67,7 +75,15 @@ function parseCommandLine() {
     say(values.help ? USAGE : `bench:compare: expected one git ref and --rounds ≥ 1\n${USAGE}`);
     process.exit(values.help ? 0 : 2);
   }
-  return { ref: positionals[0], rounds };
+  const nodeOptions = values['node-option'];
+  const notAnOption = nodeOptions.find((option) => !option.startsWith('-'));
+  if (notAnOption !== undefined) {
+    say(
+      `bench:compare: --node-option takes a Node flag (e.g. --v8-pool-size=2), not ${notAnOption}\n${USAGE}`,
+    );
+    process.exit(2);
+  }
+  return { ref: positionals[0], rounds, nodeOptions };
 }
 
 /** The shared fixtures import zod from bench/node_modules: installs the bench's own dependencies once. */
@@ -125,7 +141,7 @@ function prepareSides(ref, runFolder) {
  * fresh processes, the side that goes first alternating from round to round (old, new; new, old; …),
  * so load drift and order effects hit both alike. Returns `results[workload.id][side.id] = [...]`.
  */
-function measure(sides, rounds) {
+function measure(sides, rounds, nodeOptions) {
   const results = Object.fromEntries(
     WORKLOADS.map((workload) => [workload.id, { old: [], new: [] }]),
   );
@@ -140,8 +156,9 @@ function measure(sides, rounds) {
               side,
               workload.child,
               workload.rows.map(([, key]) => key),
+              nodeOptions,
             )
-          : measureCold(side, workload.cold);
+          : measureCold(side, workload.cold, nodeOptions);
         results[workload.id][side.id].push(result);
       }
     }
@@ -194,11 +211,12 @@ function reportRows(results) {
 }
 
 async function main() {
-  const { ref, rounds } = parseCommandLine();
+  const { ref, rounds, nodeOptions } = parseCommandLine();
   const runFolder = path.join(COMPARE_HOME, `run-${process.pid}`);
   const loadAtStart = os.loadavg();
   const { cpu, cores, node } = machine();
-  say(`bench:compare ${ref} --rounds ${rounds} (work folder: ${runFolder})`);
+  const flags = nodeOptions.map((option) => ` --node-option=${option}`).join('');
+  say(`bench:compare ${ref} --rounds ${rounds}${flags} (work folder: ${runFolder})`);
   let sides;
   try {
     ensureBenchDependencies();
@@ -210,12 +228,15 @@ async function main() {
     return;
   }
   try {
-    const results = measure(sides, rounds);
+    const results = measure(sides, rounds, nodeOptions);
     const loadAtEnd = os.loadavg();
     const { rows, failed } = reportRows(results);
     const [old, current] = sides;
     say();
     say(`machine: ${cpu}, ${cores} cores, Node ${node}`);
+    if (nodeOptions.length > 0) {
+      say(`node options of every measured process (both sides): ${nodeOptions.join(' ')}`);
+    }
     say(
       `load average (1/5/15 min): start ${loadAtStart.map((v) => v.toFixed(2)).join(' ')}, ` +
         `end ${loadAtEnd.map((v) => v.toFixed(2)).join(' ')}`,

@@ -125,15 +125,17 @@ function lastLines(text) {
 }
 
 /**
- * One W1–W3 measurement for one side in a fresh process: `{ figures }` (the medians of `keys` over
+ * One W1–W3 measurement for one side in a fresh process (started with `nodeOptions`, bench:compare's
+ * `--node-option`s, before the script): `{ figures }` (the medians of `keys` over
  * the child's measured runs),
  * `{ unavailable }` (the side's package lacks the API: n/a) or `{ error }` (the child failed or its
  * work check did).
  */
-export function measureChild(benchFolder, side, child, keys) {
+export function measureChild(benchFolder, side, child, keys, nodeOptions = []) {
   const result = spawnSync(
     process.execPath,
     [
+      ...nodeOptions,
       path.join(benchFolder, 'child.mjs'),
       child.workload,
       child.framework,
@@ -172,8 +174,8 @@ export function measureChild(benchFolder, side, child, keys) {
  * One cold script run in the side's app folder: `{ ms, rssMb }`, `{ unavailable }` (the package does
  * not offer `createAgent` that way: n/a) or `{ error }` (the import or the process failed).
  */
-function runCold(side, script) {
-  const result = spawnSync(process.execPath, [script], {
+function runCold(side, script, nodeOptions) {
+  const result = spawnSync(process.execPath, [...nodeOptions, script], {
     cwd: side.appFolder,
     encoding: 'utf8',
     timeout: CHILD_TIMEOUT_MS,
@@ -191,15 +193,16 @@ function runCold(side, script) {
 }
 
 /**
- * `COLD_PER_ROUND` pairs of (bare, cold import) processes for one side: `{ pairs }`, or the first
+ * `COLD_PER_ROUND` pairs of (bare, cold import) processes for one side, each started with
+ * `nodeOptions`: `{ pairs }`, or the first
  * `{ unavailable }` or `{ error }`.
  */
-export function measureCold(side, cold) {
+export function measureCold(side, cold, nodeOptions = []) {
   const pairs = [];
   for (let index = 0; index < COLD_PER_ROUND; index++) {
-    const bare = runCold(side, cold.bare);
+    const bare = runCold(side, cold.bare, nodeOptions);
     if (bare.error || bare.unavailable) return bare;
-    const imported = runCold(side, cold.script);
+    const imported = runCold(side, cold.script, nodeOptions);
     if (imported.error || imported.unavailable) return imported;
     pairs.push({ bare, imported });
   }
