@@ -19,13 +19,17 @@ function collectInto(failed: FailedCall[], state: AgentState, prefix: string): v
     // Nested states are kept as recorded, not checked like the top-level state: read them warily.
     const source = node?.metadata?.source;
     if (node?.message?.type !== 'result' || source === undefined) continue;
-    const callId = `${prefix}${source.nodeId}:${source.callIndex}`;
-    const nested = Array.isArray(node.metadata.nested) ? node.metadata.nested : [];
-    nested.forEach((run, index) => {
-      if (typeof run !== 'object' || run === null || !Array.isArray(run.nodes)) return;
-      collectInto(failed, run, nested.length > 1 ? `${callId}#${index}/` : `${callId}/`);
-    });
+    const nested = node.metadata.nested;
     const error = node.message.error;
+    // Most results neither failed nor ran a nested agent: no id to spell for them.
+    if (error === undefined && !Array.isArray(nested)) continue;
+    const callId = `${prefix}${source.nodeId}:${source.callIndex}`;
+    if (Array.isArray(nested)) {
+      nested.forEach((run, index) => {
+        if (typeof run !== 'object' || run === null || !Array.isArray(run.nodes)) return;
+        collectInto(failed, run, nested.length > 1 ? `${callId}#${index}/` : `${callId}/`);
+      });
+    }
     if (error === undefined) continue;
     const entry: FailedCall = {
       callId,

@@ -56,8 +56,10 @@ export function prepareCall(
   write.path = chooseOutputPath(info, call);
   if (write.path !== undefined) write.method = chooseOutputMethod(info, call);
   const raw: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(call)) {
-    if (!key.startsWith('_')) raw[key] = value;
+  // Own enumerable keys, as Object.entries gives them, without its arrays (once per Call).
+  for (const key in call) {
+    if (!key.startsWith('_') && Object.hasOwn(call, key))
+      raw[key] = (call as Record<string, unknown>)[key];
   }
   const params = resolveReferences(raw, context, instance);
   const kinds = importedKinds(info, call);

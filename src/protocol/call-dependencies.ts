@@ -194,7 +194,35 @@ function overlaps(kind: string, path: readonly PathSegment[], target: OutputTarg
   return true;
 }
 
-/** True when some Call's params hold a `†` reference (otherwise no Call can depend on another). */
+/**
+ * True when some Call's params hold a `†` reference (otherwise no Call can depend on another). Asked
+ * for every Vessel, so it stops at the first reference and allocates nothing (issue 28).
+ */
 export function holdsReferences(calls: readonly Call[]): boolean {
-  return calls.some((call) => referenceTexts(call).length > 0);
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index] as Record<string, unknown>;
+    for (const key in call) {
+      if (!key.startsWith('_') && Object.hasOwn(call, key) && containsReference(call[key])) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** True when `value` is a reference expression or holds one (in nested arrays and objects). */
+function containsReference(value: unknown): boolean {
+  if (isReferenceExpression(value)) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (containsReference(value[index])) return true;
+    }
+    return false;
+  }
+  if (isPlainObject(value)) {
+    for (const key in value) {
+      if (Object.hasOwn(value, key) && containsReference(value[key])) return true;
+    }
+  }
+  return false;
 }

@@ -18,32 +18,57 @@ import {
  * `UnresolvedReferenceError` (or `UnsafePathError`) when a reference cannot be resolved.
  */
 export function resolveReferences<T>(params: T, context: readonly Message[], instance?: string): T {
-  const views = new Map<string, { data: unknown } | undefined>();
-  const lookup = (kind: string): { data: unknown } | undefined => {
-    if (!views.has(kind)) views.set(kind, viewOfKind(context, kind, instance));
-    return views.get(kind);
-  };
-  const walk = (value: unknown, topLevel: boolean): unknown => {
-    if (isReferenceExpression(value)) return evaluate(value, lookup, instance);
-    if (Array.isArray(value)) return value.map((item) => walk(item, false));
-    if (isPlainObject(value)) {
-      const copy: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) {
-        const resolved = topLevel && key.startsWith('_') ? item : walk(item, false);
-        if (key === '__proto__') {
-          Object.defineProperty(copy, key, {
-            value: resolved,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else copy[key] = resolved;
-      }
-      return copy;
+  return copyResolved(params, true, { context, instance }) as T;
+}
+
+/** What resolving one value reads: its context, and the merged views of the kinds it looked up. */
+interface ResolveScope {
+  context: readonly Message[];
+  instance: string | undefined;
+  /** Made on the first reference: most params hold none (once per Call, issue 28). */
+  views?: Map<string, { data: unknown } | undefined>;
+}
+
+/** The merged data of `kind` as the scope's instance sees it, looked up once per kind. */
+function lookupKind(scope: ResolveScope, kind: string): { data: unknown } | undefined {
+  scope.views ??= new Map();
+  if (!scope.views.has(kind)) {
+    scope.views.set(kind, viewOfKind(scope.context, kind, scope.instance));
+  }
+  return scope.views.get(kind);
+}
+
+/** A copy of `value` (arrays and objects copied, never shared) with every reference replaced. */
+function copyResolved(value: unknown, topLevel: boolean, scope: ResolveScope): unknown {
+  if (isReferenceExpression(value)) {
+    return evaluate(value, (kind) => lookupKind(scope, kind), scope.instance);
+  }
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      copy[index] = copyResolved(value[index], false, scope);
     }
-    return value;
-  };
-  return walk(params, true) as T;
+    return copy;
+  }
+  if (isPlainObject(value)) {
+    const copy: Record<string, unknown> = {};
+    // Own enumerable keys, as Object.entries gives them, without its arrays.
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const item = value[key];
+      const resolved = topLevel && key.startsWith('_') ? item : copyResolved(item, false, scope);
+      if (key === '__proto__') {
+        Object.defineProperty(copy, key, {
+          value: resolved,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else copy[key] = resolved;
+    }
+    return copy;
+  }
+  return value;
 }
 
 function evaluate(

@@ -54,6 +54,22 @@ function timeline(events: RunEvent[], calls: Call[]): string[] {
 }
 
 describe('dataflow Vessels (R-FLOW-1..4)', () => {
+  it('R-FLOW-1 a reference nested in an array or object param waits for its producer too', async () => {
+    const calls: Call[] = [
+      { _tool: 'step', name: 'late', ms: 1, input: [{ from: ['†state.early'] }] },
+      { _tool: 'step', name: 'early', ms: 40, _outputPath: '†state.early' },
+    ];
+    const { agent } = dataflowAgent(calls);
+    const { events, result } = await callEvents(agent);
+    expect(timeline(events, calls)).toEqual(['start:early', 'end:early', 'start:late', 'end:late']);
+    const late = result.state.nodes.find(
+      (node) => node.message.type === 'result' && node.message.call.name === 'late',
+    );
+    expect(late?.message).toMatchObject({
+      output: { name: 'late', read: [{ from: [{ name: 'early', read: null }] }] },
+    });
+  });
+
   it('R-FLOW-1 a diamond runs A and E at once, then B and C in parallel, then D', async () => {
     const calls: Call[] = [
       { _tool: 'step', name: 'A', ms: 50, _outputPath: '†state.a' },

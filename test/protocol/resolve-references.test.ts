@@ -94,6 +94,20 @@ describe('resolveReferences (R-VAR-1)', () => {
     });
   });
 
+  it('copies params that hold no reference too: an Activity editing them edits no Call', () => {
+    const params = JSON.parse(
+      '{ "where": { "city": "Paris" }, "list": [[1], { "a": 2 }], "__proto__": { "x": 1 } }',
+    ) as Record<string, unknown>;
+    const resolved = resolveReferences(params, context) as Record<string, unknown>;
+    expect(resolved).toEqual(params);
+    expect(resolved.where).not.toBe(params.where);
+    expect(resolved.list).not.toBe(params.list);
+    expect((resolved.list as unknown[])[0]).not.toBe((params.list as unknown[])[0]);
+    // A `__proto__` key the model wrote stays data: it never becomes the copy's prototype.
+    expect(Object.getPrototypeOf(resolved)).toBe(Object.prototype);
+    expect(Object.keys(resolved)).toEqual(['where', 'list', '__proto__']);
+  });
+
   it('returns a new value and never mutates the params or the context', () => {
     const params = { nested: { city: '†state.user.city' } };
     const contextCopy = structuredClone(context);
