@@ -3,6 +3,7 @@ import { addUsage, emptyUsage } from '../llm/usage';
 import type { Call } from '../protocol/call';
 import type { Message } from '../protocol/message';
 import type { Approver, ConfirmDecision } from '../calls/call-approval';
+import type { CallOptions } from '../calls/call-types';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentState, NodeMetadata, TokenUsage } from '../runs/agent-state';
 import { originalStack } from './failed-calls';
@@ -33,36 +34,41 @@ export async function executeVesselCall(
 ): Promise<CallOutcome> {
   const run = agent.run;
   const settings = agent.settings;
-  let callUsage = emptyUsage();
-  const nestedStates: AgentState[] = [];
+  let callUsage: TokenUsage | undefined;
+  let nestedStates: AgentState[] | undefined;
   let failure: IdeactError | undefined;
-  const messages = await agent.executor.call(call, context, {
+  const options: CallOptions = {
     signal: settings.signal,
     callId,
     run,
     eager,
-    // Journaled before it runs: a crash from here on makes a resume run it again, attempt + 1.
-    ...(agent.callStarting === undefined ? {} : { starting: agent.callStarting }),
     settings: { model: settings.model, temperature: settings.temperature },
     needsApproval: settings.needsApproval,
     approval: holdForAPerson,
-    ...(decision === undefined ? {} : { decision }),
     onUsage: (usage: TokenUsage) => {
-      callUsage = addUsage(callUsage, usage);
+      callUsage = addUsage(callUsage ?? emptyUsage(), usage);
     },
     onNestedRun: (nested) => {
-      nestedStates.push(nested as AgentState);
+      (nestedStates ??= []).push(nested as AgentState);
     },
     onError: (error) => {
       failure = error;
     },
-  });
+  };
+  // Set only when there is one (no spread of a literal per Call).
+  // Journaled before it runs: a crash from here on makes a resume run it again, attempt + 1.
+  if (agent.callStarting !== undefined) options.starting = agent.callStarting;
+  if (decision !== undefined) options.decision = decision;
+  const messages = await agent.executor.call(call, context, options);
   if (messages.length === 0) return { messages, metadata: {}, held: true };
   const metadata: Partial<NodeMetadata> = {};
-  if (nestedStates.length > 0) metadata.nested = nestedStates;
+  if (nestedStates !== undefined) metadata.nested = nestedStates;
   const stack = failure === undefined ? undefined : originalStack(failure);
   if (stack !== undefined) metadata.errorStack = stack;
-  if (callUsage.inputTokens + callUsage.outputTokens + callUsage.cachedTokens > 0) {
+  if (
+    callUsage !== undefined &&
+    callUsage.inputTokens + callUsage.outputTokens + callUsage.cachedTokens > 0
+  ) {
     metadata.usage = callUsage;
     // Without a run context (a hand-built runtime) no event counts the run's usage: count it here.
     if (run === undefined) addRunUsage(agent.state, callUsage);

@@ -69,13 +69,29 @@ function inline(value: object): string | undefined {
     return `${text}]`;
   }
   let text = '';
-  for (const key of Object.keys(value)) {
-    const item = jsonValue((value as Record<string, unknown>)[key]);
+  const record = value as Record<string, unknown>;
+  // Own enumerable keys in Object.keys order, without its array (every prompt prints many objects).
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const item = jsonValue(record[key]);
     if (item === undefined) continue;
     if (!isPrimitive(item)) return undefined;
-    text += `${text === '' ? '' : ', '}${JSON.stringify(key)}: ${JSON.stringify(item)}`;
+    text += `${text === '' ? '' : ', '}${keyPrefix(key)}${JSON.stringify(item)}`;
   }
   return text === '' ? '{}' : `{ ${text} }`;
+}
+
+/** `"key": ` per key, kept for the keys seen most (prompts repeat the same few keys every turn). */
+const keyPrefixes = new Map<string, string>();
+const KEY_PREFIX_LIMIT = 4096;
+
+function keyPrefix(key: string): string {
+  let prefix = keyPrefixes.get(key);
+  if (prefix === undefined) {
+    prefix = `${JSON.stringify(key)}: `;
+    if (keyPrefixes.size < KEY_PREFIX_LIMIT) keyPrefixes.set(key, prefix);
+  }
+  return prefix;
 }
 
 /**
@@ -112,22 +128,25 @@ function printValue(
     }
     return `${text}${indent}]`;
   }
-  const keys: string[] = [];
-  const items: unknown[] = [];
-  for (const key of Object.keys(container)) {
-    const item = jsonValue((container as Record<string, unknown>)[key]);
+  const record = container as Record<string, unknown>;
+  // Two passes over the own enumerable keys instead of arrays of keys and values: the first finds
+  // the last key JSON keeps (it prints without a comma, which a nested one-line form may use).
+  let lastKey: string | undefined;
+  for (const key in record) {
+    if (Object.hasOwn(record, key) && jsonValue(record[key]) !== undefined) lastKey = key;
+  }
+  if (lastKey === undefined) return '{}';
+  let text = '';
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const item = jsonValue(record[key]);
     if (item === undefined) continue;
-    keys.push(key);
-    items.push(item);
+    const prefix = keyPrefix(key);
+    const printed = printValue(item, inner, prefix.length, key === lastKey ? 0 : 1);
+    // The comma goes before the next member: valid JSON even if a `toJSON` answers differently twice.
+    text += `${text === '' ? '{\n' : ',\n'}${inner}${prefix}${printed}`;
   }
-  if (keys.length === 0) return '{}';
-  let text = '{\n';
-  const last = keys.length - 1;
-  for (let index = 0; index <= last; index++) {
-    const keyPrefix = `${JSON.stringify(keys[index])}: `;
-    const suffix = index < last ? ',' : '';
-    const printed = printValue(items[index], inner, keyPrefix.length, suffix.length);
-    text += `${inner}${keyPrefix}${printed}${suffix}\n`;
-  }
+  if (text === '') return '{}';
+  text += '\n';
   return `${text}${indent}}`;
 }
