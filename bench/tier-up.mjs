@@ -1,0 +1,87 @@
+/**
+ * What each run of a fresh process pays while V8 tiers the code up (issue 28): runs W1 or W2 through
+ * the ideact adapter `runs` times in a child started with `--trace-opt --trace-gc` (plus any Node
+ * flags given after `--`) and prints, per run, its wall time, the optimizing-compiler jobs that
+ * finished during it and their time on the compiler thread, and the GC pauses. Usage:
+ * `node bench/tier-up.mjs <w1|w2> [runs=12] [-- <node flags…>]`, e.g. `-- --v8-pool-size=2` or
+ * `-- --no-opt`. bench:compare measures runs 4–8 of such a process.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const separator = argv.indexOf('--');
+const [workload = 'w1', runsArgument = '12'] = separator < 0 ? argv : argv.slice(0, separator);
+const nodeFlags = separator < 0 ? [] : argv.slice(separator + 1);
+if (workload !== 'w1' && workload !== 'w2') {
+  process.stderr.write(`unknown workload ${workload}; expected w1 or w2\n`);
+  process.exit(2);
+}
+const runs = Math.max(1, Number(runsArgument) || 12);
+
+const CHILD = `
+const adapter = await import(${JSON.stringify(path.join(BENCH, 'frameworks', 'ideact.mjs'))});
+for (let index = 0; index < ${runs}; index++) {
+  console.log('TIER_RUN ' + index);
+  const started = performance.now();
+  ${workload === 'w1' ? 'await adapter.toolLoop({ turns: 200 });' : 'await adapter.parallelCalls({ calls: 100 });'}
+  console.log('TIER_MS ' + (performance.now() - started));
+}
+`;
+const result = spawnSync(
+  process.execPath,
+  ['--trace-opt', '--trace-gc', ...nodeFlags, '--input-type=module', '--eval', CHILD],
+  { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: process.env },
+);
+if (result.status !== 0) {
+  process.stderr.write(result.stderr);
+  process.exit(result.status ?? 1);
+}
+
+const perRun = [];
+let current = { jobs: 0, compileMs: 0, gcMs: 0, gcs: 0 };
+for (const line of result.stdout.split('\n')) {
+  if (line.startsWith('TIER_RUN ')) {
+    current = { jobs: 0, compileMs: 0, gcMs: 0, gcs: 0 };
+    perRun.push(current);
+  } else if (line.startsWith('TIER_MS ')) {
+    current.ms = Number(line.slice('TIER_MS '.length));
+  } else if (line.includes('completed compiling')) {
+    // `took a, b, c ms`: b is the job's time on the compiler thread.
+    const took = /took ([\d.]+), ([\d.]+), ([\d.]+) ms/.exec(line);
+    if (took) {
+      current.jobs += 1;
+      current.compileMs += Number(took[2]);
+    }
+  } else if (/: (Scavenge|Mark-Compact|Mark-sweep)/.test(line)) {
+    const pause = /MB, ([\d.]+) \//.exec(line);
+    if (pause) {
+      current.gcs += 1;
+      current.gcMs += Number(pause[1]);
+    }
+  }
+}
+
+const unit = workload === 'w1' ? 'ms per turn' : 'ms per run';
+process.stdout.write(
+  `${workload}, ${runs} runs in one process${nodeFlags.length > 0 ? ` (node ${nodeFlags.join(' ')})` : ''}\n`,
+);
+process.stdout.write(`run | ${unit} | compiler jobs | compiler-thread ms | GC pauses | GC ms\n`);
+perRun.forEach((run, index) => {
+  const figure = workload === 'w1' ? run.ms / 200 : run.ms;
+  process.stdout.write(
+    `${String(index + 1).padStart(3)} | ${figure.toFixed(3).padStart(7)} | ${String(run.jobs).padStart(4)} | ` +
+      `${run.compileMs.toFixed(1).padStart(7)} | ${String(run.gcs).padStart(3)} | ${run.gcMs.toFixed(1)}\n`,
+  );
+});
+const measured = perRun
+  .slice(3, 8)
+  .map((run) => (workload === 'w1' ? run.ms / 200 : run.ms))
+  .sort((left, right) => left - right);
+if (measured.length === 5) {
+  process.stdout.write(
+    `median of runs 4–8 (what bench:compare takes): ${measured[2].toFixed(3)}\n`,
+  );
+}
