@@ -100,20 +100,29 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
   const inFlight = new Map<number, Promise<void>>();
   let activityBug: ActivityFailedError | undefined;
 
-  const record = async (index: number, messages: Message[], extra: Partial<NodeMetadata>) => {
+  /**
+   * Records a Call's result and checkpoints it; the promise of the commit when the step waits for
+   * it. Not async: a Vessel of 100 Calls records 100 times (issue 28).
+   */
+  const record = (
+    index: number,
+    messages: Message[],
+    extra: Partial<NodeMetadata>,
+    outcomeMetadata?: Partial<NodeMetadata>,
+    eager = false,
+  ): Promise<void> | undefined => {
     // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a
     // resumed run has to execute it again.
-    if (settings.signal?.aborted) throw abortReason(settings.signal);
-    const metadata: NodeMetadata = {
-      module: 'actor',
-      source: { nodeId, callIndex: index },
-      ...extra,
-    };
+    if (settings.signal?.aborted) return Promise.reject(abortReason(settings.signal));
+    const metadata: NodeMetadata = { module: 'actor', source: { nodeId, callIndex: index } };
+    Object.assign(metadata, extra);
+    if (outcomeMetadata !== undefined) Object.assign(metadata, outcomeMetadata);
+    if (eager) metadata.eager = true;
     recordResult(state, messages, metadata);
     finished.set(index, messages[0]?.type === 'result' && messages[0].error === undefined);
     const saved = agent.checkpoint();
     // Written in the background, the result still goes out before any later Call's start (R-LOOP-5).
-    if (agent.commitsInBackground !== true) await saved;
+    return agent.commitsInBackground !== true ? saved : undefined;
   };
 
   /** A Call that never reaches the pipeline (a dependency cycle, a failed producer) fails here. */
@@ -143,19 +152,15 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
           : 'reject' in decision
             ? { rejected: true }
             : {};
-    const finish = async (outcome: CallOutcome, eager: boolean): Promise<void> => {
+    const finish = (outcome: CallOutcome, eager: boolean): Promise<void> | undefined => {
       if (outcome.held === true) {
         held.push(index);
-        return;
+        return undefined;
       }
       if (settings.activityErrors === 'throw' && isActivityBug(outcome.failure)) {
         activityBug ??= outcome.failure;
       }
-      await record(index, outcome.messages, {
-        ...extra,
-        ...outcome.metadata,
-        ...(eager ? { eager } : {}),
-      });
+      return record(index, outcome.messages, extra, outcome.metadata, eager);
     };
     const started = input.early.get(index);
     if (started !== undefined) return started.outcome.then((outcome) => finish(outcome, true));
@@ -164,15 +169,21 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
       (dependencies[index]?.dependsOn.length ?? 0) > 0
         ? contextView(state, state.head).slice()
         : input.baseContext;
+    const gate = agent.callGate;
     return input.limiter.run(async () => {
       // 'throw' mode: a bug already ends the run, so Calls not started yet wait for the resume.
       if (activityBug !== undefined) {
         waiting.add(index);
         return;
       }
-      const body = async (): Promise<void> =>
-        finish(await executeVesselCall(agent, call, context, callId, false, decision), false);
-      await (agent.callGate === undefined ? body() : agent.callGate(callId, body));
+      // No gate (the common case): no closure and no extra async frame per Call (issue 28).
+      if (gate === undefined) {
+        await finish(await executeVesselCall(agent, call, context, callId, false, decision), false);
+        return;
+      }
+      await gate(callId, async () => {
+        await finish(await executeVesselCall(agent, call, context, callId, false, decision), false);
+      });
     });
   };
 

@@ -24,7 +24,7 @@ export function finishCall(
   instance: string | undefined,
 ): CallRun {
   let error = outcome.error;
-  let patches: Message[] = [];
+  let patches: Message[] | undefined;
   if (write.path !== undefined) {
     try {
       patches = applyOutputPath(
@@ -41,15 +41,20 @@ export function finishCall(
       );
     } catch (pathError) {
       error = error ?? toIdeactError(pathError, call);
-      patches = [];
+      patches = undefined;
     }
   }
   if (error) {
     const result: ResultMessage = { type: 'result', call, error: error.toCallError() };
-    return { messages: [result, ...patches], error };
+    return { messages: withPatches(result, patches), error };
   }
   const result: ResultMessage = { type: 'result', call, output: outcome.output };
-  return { messages: [result, ...patches], output: outcome.output };
+  return { messages: withPatches(result, patches), output: outcome.output };
+}
+
+/** `[result, ...patches]`; a Call without an output path (most) spreads nothing. */
+function withPatches(result: ResultMessage, patches: Message[] | undefined): Message[] {
+  return patches === undefined || patches.length === 0 ? [result] : [result, ...patches];
 }
 
 /** Runs a Call that failed before it started (batch cancellation) through the same result shape. @internal */

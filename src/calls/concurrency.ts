@@ -27,6 +27,27 @@ export function createLimiter(limit: number): Limiter {
       return active;
     },
     run<T>(task: () => Promise<T>): Promise<T> {
+      if (active < max) {
+        // A free slot (the common case): the task's own promise, released when it settles; no
+        // wrapping promise per task (issue 28).
+        active += 1;
+        let promise: Promise<T>;
+        try {
+          promise = task();
+        } catch (error) {
+          promise = Promise.reject(error);
+        }
+        return promise.then(
+          (value) => {
+            release();
+            return value;
+          },
+          (error: unknown) => {
+            release();
+            throw error;
+          },
+        );
+      }
       return new Promise<T>((resolve, reject) => {
         const start = (): void => {
           active += 1;

@@ -64,13 +64,16 @@ export function renderData(view: DataMessageView): string {
 }
 
 function renderResult(message: ResultMessage): string {
-  const call: Record<string, unknown> = { ...message.call };
-  delete call._output;
-  const lines = [`## Result of ${String(message.call?._tool)}`, formatJson(call)];
-  if (message.error !== undefined) {
-    lines.push(`Error ${message.error.code}: ${message.error.message}`);
-  } else {
-    lines.push('Output:', formatJson(message.output === undefined ? null : message.output));
+  // The Call as written, without a latent Tool's `_output` (copied only when it has one: every
+  // result of every turn is rendered once, issue 28).
+  let call: Record<string, unknown> = message.call;
+  if (call !== undefined && call !== null && Object.hasOwn(call, '_output')) {
+    call = { ...call };
+    delete call._output;
   }
-  return lines.join('\n');
+  const head = `## Result of ${String(message.call?._tool)}\n${formatJson(call)}\n`;
+  if (message.error !== undefined) {
+    return `${head}Error ${message.error.code}: ${message.error.message}`;
+  }
+  return `${head}Output:\n${formatJson(message.output === undefined ? null : message.output)}`;
 }

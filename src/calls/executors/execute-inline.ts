@@ -6,6 +6,7 @@ import { UnknownActivityError } from '../../errors/unknown-activity.error';
 import { validateJson } from '../../protocol/json-validation';
 import { findJsonDepthViolation, MAX_JSON_DEPTH } from '../../protocol/json-depth';
 import type { Message } from '../../protocol/message';
+import type { ActivityContext } from '../activity';
 import type { CallEnvironment, PreparedCall } from '../call-types';
 
 /**
@@ -54,14 +55,7 @@ export async function runActivity(
   }
   let output: unknown;
   try {
-    output = await activity(params, {
-      tool: prepared.tool,
-      context: visible,
-      signal,
-      instance: prepared.instance,
-      call: prepared.call,
-      ...prepared.identity,
-    });
+    output = await activity(params, activityContext(prepared, visible, signal));
   } catch (error) {
     if (IdeactError.isInstance(error)) throw error;
     throw new ActivityFailedError({
@@ -91,4 +85,27 @@ export async function runActivity(
     }
   }
   return output;
+}
+
+/**
+ * What the Activity receives besides its params: the same fields as spreading the Call's identity
+ * into it, set one by one (no spread per Call, issue 28); `runId` only for a Call of a run.
+ */
+function activityContext(
+  prepared: PreparedCall,
+  visible: readonly Message[],
+  signal: AbortSignal,
+): ActivityContext {
+  const { identity } = prepared;
+  const context: ActivityContext = {
+    tool: prepared.tool,
+    context: visible,
+    signal,
+    instance: prepared.instance,
+    call: prepared.call,
+    callId: identity.callId,
+    attempt: identity.attempt,
+  };
+  if (identity.runId !== undefined) context.runId = identity.runId;
+  return context;
 }
