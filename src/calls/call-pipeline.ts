@@ -95,10 +95,11 @@ async function pipeline(
     const validated = validateParams(env, prepared);
     // Awaited only when a transformer made it a promise: each `await` is a turn of the queue.
     let params = isPromiseLike(validated) ? await validated : validated;
-    // Code is its own approver (`'caller'`, the default): no promise to ask nobody (issue 28).
+    // Code is its own approver (`'caller'`, the default), and a Call the policy lets through needs
+    // nobody: no promise to ask nobody (issue 28).
     const decision =
       options.decision ??
-      ((options.approval ?? 'caller') === 'caller' ? undefined : await ask(env, prepared, options));
+      (mustAsk(env, prepared, options) ? await ask(prepared, options) : undefined);
     if (decision !== undefined && 'hold' in decision) return { messages: [], held: true };
     if (decision !== undefined && 'reject' in decision) {
       const error = new CallRejectedError({
@@ -162,17 +163,16 @@ export async function checkCall(
 }
 
 /**
- * Step 4 without a person's decision: asks the entry point (`options.approval`) when the policy says
- * the Call needs approval; `'caller'` (the default) approves: code is its own approver.
+ * Step 4 without a person's decision, once {@link mustAsk} said so: asks the entry point
+ * (`options.approval`) and checks its answer. (`'caller'`, the default, approves: code is its own
+ * approver.)
  */
 async function ask(
-  env: CallEnvironment,
   prepared: PreparedCall,
   options: CallOptions,
 ): Promise<ApprovalAnswer | undefined> {
-  const approval = options.approval ?? 'caller';
-  if (approval === 'caller') return undefined;
-  if (!needsApproval(env, prepared, options)) return undefined;
+  const approval = options.approval;
+  if (approval === undefined || approval === 'caller') return undefined;
   const answer: ApprovalAnswer = await approval({
     callId: prepared.identity.callId,
     toolName: prepared.info.name,
@@ -181,6 +181,12 @@ async function ask(
     call: structuredClone(prepared.call),
   });
   return checkedAnswer(answer);
+}
+
+/** True when step 4 has someone to ask: an entry point's way to ask and a policy that says so. */
+function mustAsk(env: CallEnvironment, prepared: PreparedCall, options: CallOptions): boolean {
+  const approval = options.approval ?? 'caller';
+  return approval !== 'caller' && needsApproval(env, prepared, options);
 }
 
 /**

@@ -110,6 +110,25 @@ describe('approvals as interruptions (issue 18 item 3)', () => {
     expect(confirmed.executed.sort()).toEqual(['lookup main', 'transfer 50']);
   });
 
+  it('asks the needsApproval predicate once per Call, whether it holds the Call or lets it run', async () => {
+    const asked: string[] = [];
+    const lookups: Call[] = [
+      { _tool: 'lookup', account: 'main' },
+      { _tool: 'lookup', account: 'savings' },
+    ];
+    const run = bank([vessel(lookups), vessel([], 'ok')], {
+      needsApproval: (call: Call) => {
+        asked.push(String(call.account));
+        return call.account === 'savings';
+      },
+    });
+    const stopped = await run.agent.run({ task: 'x' });
+    expect(stopped.stopReason).toBe('awaiting_approval');
+    expect(stopped.interruptions?.map((interruption) => interruption.callId)).toEqual(['1:1']);
+    expect(run.executed).toEqual(['lookup main']);
+    expect(asked.sort()).toEqual(['main', 'savings']);
+  });
+
   it('a decision for a Call that does not await approval is a typed error naming the awaiting ones', async () => {
     const { agent } = bank([vessel(plan)]);
     const stopped = await agent.run({ task: 'x' });
