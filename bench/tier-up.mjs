@@ -1,9 +1,9 @@
 /**
- * What each run of a fresh process pays while V8 tiers the code up (issue 28): runs W1 or W2 through
+ * What each run of a fresh process pays while V8 tiers the code up (issue 28): runs W1, W2 or W3 through
  * the ideact adapter `runs` times in a child started with `--trace-opt --trace-gc` (plus any Node
  * flags given after `--`) and prints, per run, its wall time, the optimizing-compiler jobs that
  * finished during it and their time on the compiler thread, and the GC pauses. Usage:
- * `node bench/tier-up.mjs <w1|w2> [runs=12] [-- <node flags…>]`, e.g. `-- --v8-pool-size=2` or
+ * `node bench/tier-up.mjs <w1|w2|w3> [runs=12] [-- <node flags…>]`, e.g. `-- --v8-pool-size=2` or
  * `-- --no-opt`. bench:compare measures runs 4–8 of such a process.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,8 +15,15 @@ const argv = process.argv.slice(2);
 const separator = argv.indexOf('--');
 const [workload = 'w1', runsArgument = '12'] = separator < 0 ? argv : argv.slice(0, separator);
 const nodeFlags = separator < 0 ? [] : argv.slice(separator + 1);
-if (workload !== 'w1' && workload !== 'w2') {
-  process.stderr.write(`unknown workload ${workload}; expected w1 or w2\n`);
+/** Each workload's run (the adapter call) and the unit its figure is per. */
+const WORKLOADS = {
+  w1: { call: 'adapter.toolLoop({ turns: 200 })', per: 200, unit: 'ms per turn' },
+  w2: { call: 'adapter.parallelCalls({ calls: 100 })', per: 1, unit: 'ms per run' },
+  w3: { call: 'adapter.structured({ count: 1000 })', per: 1000, unit: 'ms per request' },
+};
+const chosen = WORKLOADS[workload];
+if (chosen === undefined) {
+  process.stderr.write(`unknown workload ${workload}; expected w1, w2 or w3\n`);
   process.exit(2);
 }
 const runs = Math.max(1, Number(runsArgument) || 12);
@@ -26,7 +33,7 @@ const adapter = await import(${JSON.stringify(path.join(BENCH, 'frameworks', 'id
 for (let index = 0; index < ${runs}; index++) {
   console.log('TIER_RUN ' + index);
   const started = performance.now();
-  ${workload === 'w1' ? 'await adapter.toolLoop({ turns: 200 });' : 'await adapter.parallelCalls({ calls: 100 });'}
+  await ${chosen.call};
   console.log('TIER_MS ' + (performance.now() - started));
 }
 `;
@@ -64,21 +71,21 @@ for (const line of result.stdout.split('\n')) {
   }
 }
 
-const unit = workload === 'w1' ? 'ms per turn' : 'ms per run';
+const unit = chosen.unit;
 process.stdout.write(
   `${workload}, ${runs} runs in one process${nodeFlags.length > 0 ? ` (node ${nodeFlags.join(' ')})` : ''}\n`,
 );
 process.stdout.write(`run | ${unit} | compiler jobs | compiler-thread ms | GC pauses | GC ms\n`);
 perRun.forEach((run, index) => {
-  const figure = workload === 'w1' ? run.ms / 200 : run.ms;
+  const figure = run.ms / chosen.per;
   process.stdout.write(
-    `${String(index + 1).padStart(3)} | ${figure.toFixed(3).padStart(7)} | ${String(run.jobs).padStart(4)} | ` +
+    `${String(index + 1).padStart(3)} | ${figure.toPrecision(3).padStart(7)} | ${String(run.jobs).padStart(4)} | ` +
       `${run.compileMs.toFixed(1).padStart(7)} | ${String(run.gcs).padStart(3)} | ${run.gcMs.toFixed(1)}\n`,
   );
 });
 const measured = perRun
   .slice(3, 8)
-  .map((run) => (workload === 'w1' ? run.ms / 200 : run.ms))
+  .map((run) => run.ms / chosen.per)
   .sort((left, right) => left - right);
 if (measured.length === 5) {
   process.stdout.write(

@@ -1,5 +1,11 @@
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
-import type { AgentState, DiscriminatorStep, NodeMetadata, TokenUsage } from '../runs/agent-state';
+import type {
+  AgentState,
+  DiscriminatorStep,
+  NodeMetadata,
+  TokenUsage,
+  VesselMessage,
+} from '../runs/agent-state';
 import { appendNode } from '../runs/state-tree';
 
 /** The discriminator step's args, checked (a hand-set `nextStep` may be wrong). */
@@ -27,34 +33,29 @@ export function commitOptions(
   const { options, usage, solutionError, reasoning } = discriminatorArgs(state);
   const parent = state.head;
   let chosenId = -1;
-  options.forEach((option, index) => {
+  // Once per turn: a loop, and fields set one by one instead of spread literals (issue 28).
+  for (let index = 0; index < options.length; index++) {
+    const option = options[index] as (typeof options)[number];
     const chosen = index === chosenIndex;
-    const metadata: NodeMetadata = chosen
-      ? {
-          module: 'discriminator',
-          chosen: true,
-          option: index,
-          usage,
-          ...(solutionError === undefined ? {} : { solutionError }),
-          ...chosenMetadata,
-        }
-      : { module: 'discriminator', chosen: false, option: index };
+    let metadata: NodeMetadata;
+    if (chosen) {
+      metadata = { module: 'discriminator', chosen: true, option: index, usage };
+      if (solutionError !== undefined) metadata.solutionError = solutionError;
+      Object.assign(metadata, chosenMetadata);
+    } else {
+      metadata = { module: 'discriminator', chosen: false, option: index };
+    }
+    const message: VesselMessage = {
+      type: 'vessel',
+      calls: option.calls,
+      output: option.output ?? null,
+    };
+    // The model's reasoning stays with its choice: the Prompter sends it back on later turns.
     const thinking = reasoning?.[index];
-    const node = appendNode(
-      state,
-      {
-        type: 'vessel',
-        calls: option.calls,
-        output: option.output ?? null,
-        // The model's reasoning stays with its choice: the Prompter sends it back on later turns.
-        ...(thinking === undefined || thinking.length === 0 ? {} : { reasoning: thinking }),
-      },
-      metadata,
-      parent,
-      { makeHead: false },
-    );
+    if (thinking !== undefined && thinking.length > 0) message.reasoning = thinking;
+    const node = appendNode(state, message, metadata, parent, { makeHead: false });
     if (chosen) chosenId = node.id;
-  });
+  }
   state.head = chosenId;
   state.nextStep = { module: 'actor', args: { nodeId: chosenId } };
   return chosenId;
