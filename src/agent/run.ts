@@ -273,7 +273,7 @@ export class Run {
    */
   checkpoint(): Promise<void> {
     const state = this.current;
-    this.lastGood = markState(state, this.lastGood);
+    this.lastGood = markState(state);
     const journal = this.journal;
     if (journal === undefined) return RESOLVED;
     // The commit is taken now (the state as it is), written after the writes before it.
@@ -377,7 +377,7 @@ export class Run {
     if (step.module === 'done') return step;
     const module = this.definition.modules[step.module];
     if (!marked) {
-      this.lastGood = markState(state, this.lastGood);
+      this.lastGood = markState(state);
       // A person may have edited the state since the last step: per-state caches check it in full.
       mayHaveEdited(state);
     }
@@ -484,7 +484,7 @@ export class Run {
     try {
       await this.open();
       // The state may have been edited since a `step()`: the loop's steps start from this mark.
-      this.lastGood = markState(this.current, this.lastGood);
+      this.lastGood = markState(this.current);
       mayHaveEdited(this.current);
       // Built once per run (issue 28), again only if a step changed the limits.
       const stopContext = { signal: this.settings.signal };

@@ -56,10 +56,11 @@ export function prepareCall(
   write.path = chooseOutputPath(info, call);
   if (write.path !== undefined) write.method = chooseOutputMethod(info, call);
   const raw: Record<string, unknown> = {};
-  // Own enumerable keys, as Object.entries gives them, without its arrays (once per Call).
-  for (const key in call) {
-    if (!key.startsWith('_') && Object.hasOwn(call, key))
-      raw[key] = (call as Record<string, unknown>)[key];
+  // Its keys, not Object.entries' pairs (once per Call: the fastest walk in every V8 tier).
+  const keys = Object.keys(call);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    if (!key.startsWith('_')) raw[key] = (call as Record<string, unknown>)[key];
   }
   const params = resolveReferences(raw, context, instance);
   const kinds = importedKinds(info, call);

@@ -196,15 +196,15 @@ function overlaps(kind: string, path: readonly PathSegment[], target: OutputTarg
 
 /**
  * True when some Call's params hold a `†` reference (otherwise no Call can depend on another). Asked
- * for every Vessel, so it stops at the first reference and allocates nothing (issue 28).
+ * for every Vessel, so it stops at the first reference and allocates no pairs or closures (issue 28).
  */
 export function holdsReferences(calls: readonly Call[]): boolean {
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index] as Record<string, unknown>;
-    for (const key in call) {
-      if (!key.startsWith('_') && Object.hasOwn(call, key) && containsReference(call[key])) {
-        return true;
-      }
+    const keys = Object.keys(call);
+    for (let position = 0; position < keys.length; position++) {
+      const key = keys[position] as string;
+      if (!key.startsWith('_') && containsReference(call[key])) return true;
     }
   }
   return false;
@@ -220,8 +220,9 @@ function containsReference(value: unknown): boolean {
     return false;
   }
   if (isPlainObject(value)) {
-    for (const key in value) {
-      if (Object.hasOwn(value, key) && containsReference(value[key])) return true;
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      if (containsReference(value[keys[index] as string])) return true;
     }
   }
   return false;

@@ -70,9 +70,9 @@ function inline(value: object): string | undefined {
   }
   let text = '';
   const record = value as Record<string, unknown>;
-  // Own enumerable keys in Object.keys order, without its array (every prompt prints many objects).
-  for (const key in record) {
-    if (!Object.hasOwn(record, key)) continue;
+  const keys = Object.keys(record);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
     const item = jsonValue(record[key]);
     if (item === undefined) continue;
     if (!isPrimitive(item)) return undefined;
@@ -129,20 +129,19 @@ function printValue(
     return `${text}${indent}]`;
   }
   const record = container as Record<string, unknown>;
-  // Two passes over the own enumerable keys instead of arrays of keys and values: the first finds
-  // the last key JSON keeps (it prints without a comma, which a nested one-line form may use).
-  let lastKey: string | undefined;
-  for (const key in record) {
-    if (Object.hasOwn(record, key) && jsonValue(record[key]) !== undefined) lastKey = key;
-  }
-  if (lastKey === undefined) return '{}';
+  const keys = Object.keys(record);
+  // The last member JSON keeps prints without a comma (which a nested one-line form may use):
+  // found from the end, where it nearly always is the last key.
+  let last = keys.length - 1;
+  while (last >= 0 && jsonValue(record[keys[last] as string]) === undefined) last--;
+  if (last < 0) return '{}';
   let text = '';
-  for (const key in record) {
-    if (!Object.hasOwn(record, key)) continue;
+  for (let index = 0; index <= last; index++) {
+    const key = keys[index] as string;
     const item = jsonValue(record[key]);
     if (item === undefined) continue;
     const prefix = keyPrefix(key);
-    const printed = printValue(item, inner, prefix.length, key === lastKey ? 0 : 1);
+    const printed = printValue(item, inner, prefix.length, index === last ? 0 : 1);
     // The comma goes before the next member: valid JSON even if a `toJSON` answers differently twice.
     text += `${text === '' ? '{\n' : ',\n'}${inner}${prefix}${printed}`;
   }

@@ -52,9 +52,10 @@ function copyResolved(value: unknown, topLevel: boolean, scope: ResolveScope): u
   }
   if (isPlainObject(value)) {
     const copy: Record<string, unknown> = {};
-    // Own enumerable keys, as Object.entries gives them, without its arrays.
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+    // Its keys, not Object.entries' pairs: the fastest walk in every V8 tier.
+    const keys = Object.keys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index] as string;
       const item = value[key];
       const resolved = topLevel && key.startsWith('_') ? item : copyResolved(item, false, scope);
       if (key === '__proto__') {

@@ -108,39 +108,15 @@ export interface StateMark {
   limits: AgentState['limits'];
 }
 
-/**
- * Marks `state` for {@link rollbackState}. With the `previous` mark, its copies of the usage and the
- * limits are kept when they still hold the same fields (a Vessel of 100 Calls checkpoints 100 times
- * with the same limits, issue 28); a mark is never changed once made. @internal
- */
-export function markState(state: AgentState, previous?: StateMark): StateMark {
+/** Marks `state` for {@link rollbackState}. @internal */
+export function markState(state: AgentState): StateMark {
   return {
     nodeCount: state.nodes.length,
     head: state.head,
     nextStep: state.nextStep,
-    usage:
-      previous !== undefined && sameFields(state.usage, previous.usage)
-        ? previous.usage
-        : { ...state.usage },
-    limits:
-      previous !== undefined && sameFields(state.limits, previous.limits)
-        ? previous.limits
-        : { ...state.limits },
+    usage: { ...state.usage },
+    limits: { ...state.limits },
   };
-}
-
-/** True when both records hold the same own enumerable fields with the same values (shallow). */
-function sameFields(current: object, kept: object): boolean {
-  const left = current as Record<string, unknown>;
-  const right = kept as Record<string, unknown>;
-  let count = 0;
-  for (const key in left) {
-    if (!Object.hasOwn(left, key)) continue;
-    if (!Object.hasOwn(right, key) || left[key] !== right[key]) return false;
-    count += 1;
-  }
-  for (const key in right) if (Object.hasOwn(right, key)) count -= 1;
-  return count === 0;
 }
 
 /** Puts `state` back to `mark`: drops the nodes added since and restores head, next step and counters. @internal */

@@ -49,27 +49,6 @@ describe('state tree (R-LOOP-1)', () => {
     expect(state.nextStep).toEqual({ module: 'prompter', args: {} });
   });
 
-  it('a mark made after another keeps its copies only while the usage and limits are the same', () => {
-    const state = createInitialState({ task: 'x', limits: { maxTurns: 3 } });
-    const first = markState(state);
-    const same = markState(state, first);
-    expect(same.usage).toBe(first.usage);
-    expect(same.limits).toBe(first.limits);
-    state.usage.steps += 1;
-    state.limits.maxTokens = 100;
-    const changed = markState(state, same);
-    expect(changed.usage).not.toBe(first.usage);
-    expect(changed.limits).toEqual({ maxTurns: 3, maxTokens: 100 });
-    // The earlier marks still hold what the state was when they were made.
-    expect(first.usage.steps).toBe(0);
-    expect(first.limits).toEqual({ maxTurns: 3 });
-    state.usage.steps += 1;
-    delete state.limits.maxTokens;
-    rollbackState(state, same);
-    expect(state.usage.steps).toBe(0);
-    expect(state.limits).toEqual({ maxTurns: 3 });
-  });
-
   it('R-LOOP-1 keeps sibling options in the tree while the path follows the head', () => {
     const state = createInitialState({ task: 'x' });
     const first = appendNode(
