@@ -43,8 +43,10 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const FLAG_ABOVE = 1.1;
 const FLAG = '⚠ explain in the closing note';
 const USAGE =
-  'usage: npm run bench:compare -- <git ref> [--rounds N] [--node-option <flag>]…\n' +
+  'usage: npm run bench:compare -- <git ref> [--rounds N] [--runs N] [--warmups N] [--node-option <flag>]…\n' +
   '  --rounds N            rounds (N ≥ 1, default 5)\n' +
+  `  --runs N              measured runs per W1–W3 process, their median its figure (default ${CHILD_RUNS})\n` +
+  `  --warmups N           warm-up runs before them (default ${CHILD_WARMUPS})\n` +
   '  --node-option <flag>  a Node option for every measured process of both sides (repeatable),\n' +
   '                        e.g. --node-option=--v8-pool-size=2: what a deployment that sets it sees';
 
@@ -61,6 +63,8 @@ function parseCommandLine() {
       allowPositionals: true,
       options: {
         rounds: { type: 'string', default: '5' },
+        runs: { type: 'string', default: String(CHILD_RUNS) },
+        warmups: { type: 'string', default: String(CHILD_WARMUPS) },
         'node-option': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean' },
       },
@@ -71,8 +75,18 @@ function parseCommandLine() {
   }
   const { positionals, values } = parsed;
   const rounds = Number(values.rounds);
-  if (values.help || positionals.length !== 1 || !Number.isInteger(rounds) || rounds < 1) {
-    say(values.help ? USAGE : `bench:compare: expected one git ref and --rounds ≥ 1\n${USAGE}`);
+  const child = { runs: Number(values.runs), warmups: Number(values.warmups) };
+  const counts = [rounds, child.runs, child.warmups];
+  if (
+    values.help ||
+    positionals.length !== 1 ||
+    counts.some((count) => !Number.isInteger(count) || count < 1)
+  ) {
+    say(
+      values.help
+        ? USAGE
+        : `bench:compare: expected one git ref and --rounds, --runs, --warmups ≥ 1\n${USAGE}`,
+    );
     process.exit(values.help ? 0 : 2);
   }
   const nodeOptions = values['node-option'];
@@ -83,7 +97,7 @@ function parseCommandLine() {
     );
     process.exit(2);
   }
-  return { ref: positionals[0], rounds, nodeOptions };
+  return { ref: positionals[0], rounds, nodeOptions, child };
 }
 
 /** The shared fixtures import zod from bench/node_modules: installs the bench's own dependencies once. */
@@ -141,7 +155,7 @@ function prepareSides(ref, runFolder) {
  * fresh processes, the side that goes first alternating from round to round (old, new; new, old; …),
  * so load drift and order effects hit both alike. Returns `results[workload.id][side.id] = [...]`.
  */
-function measure(sides, rounds, nodeOptions) {
+function measure(sides, rounds, nodeOptions, child) {
   const results = Object.fromEntries(
     WORKLOADS.map((workload) => [workload.id, { old: [], new: [] }]),
   );
@@ -157,6 +171,7 @@ function measure(sides, rounds, nodeOptions) {
               workload.child,
               workload.rows.map(([, key]) => key),
               nodeOptions,
+              child,
             )
           : measureCold(side, workload.cold, nodeOptions);
         results[workload.id][side.id].push(result);
@@ -211,12 +226,16 @@ function reportRows(results) {
 }
 
 async function main() {
-  const { ref, rounds, nodeOptions } = parseCommandLine();
+  const { ref, rounds, nodeOptions, child } = parseCommandLine();
   const runFolder = path.join(COMPARE_HOME, `run-${process.pid}`);
   const loadAtStart = os.loadavg();
   const { cpu, cores, node } = machine();
   const flags = nodeOptions.map((option) => ` --node-option=${option}`).join('');
-  say(`bench:compare ${ref} --rounds ${rounds}${flags} (work folder: ${runFolder})`);
+  const childFlags =
+    child.runs === CHILD_RUNS && child.warmups === CHILD_WARMUPS
+      ? ''
+      : ` --runs ${child.runs} --warmups ${child.warmups}`;
+  say(`bench:compare ${ref} --rounds ${rounds}${childFlags}${flags} (work folder: ${runFolder})`);
   let sides;
   try {
     ensureBenchDependencies();
@@ -228,7 +247,7 @@ async function main() {
     return;
   }
   try {
-    const results = measure(sides, rounds, nodeOptions);
+    const results = measure(sides, rounds, nodeOptions, child);
     const loadAtEnd = os.loadavg();
     const { rows, failed } = reportRows(results);
     const [old, current] = sides;
@@ -245,7 +264,7 @@ async function main() {
     say(`new: ${current.description} (ideact ${current.version})`);
     say(
       `medians of ${rounds} round(s); per side per round: one fresh process per workload ` +
-        `(W1–W3: ${CHILD_WARMUPS} warm-up runs, then the median of ${CHILD_RUNS} measured runs), ` +
+        `(W1–W3: ${child.warmups} warm-up runs, then the median of ${child.runs} measured runs), ` +
         `${COLD_PER_ROUND} processes per cold import and as many bare ones`,
     );
     say();

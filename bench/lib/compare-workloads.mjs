@@ -126,12 +126,19 @@ function lastLines(text) {
 
 /**
  * One W1–W3 measurement for one side in a fresh process (started with `nodeOptions`, bench:compare's
- * `--node-option`s, before the script): `{ figures }` (the medians of `keys` over
+ * `--node-option`s, before the script; `warmups` runs, then `runs` measured ones): `{ figures }` (the medians of `keys` over
  * the child's measured runs),
  * `{ unavailable }` (the side's package lacks the API: n/a) or `{ error }` (the child failed or its
  * work check did).
  */
-export function measureChild(benchFolder, side, child, keys, nodeOptions = []) {
+export function measureChild(
+  benchFolder,
+  side,
+  child,
+  keys,
+  nodeOptions = [],
+  { runs = CHILD_RUNS, warmups = CHILD_WARMUPS } = {},
+) {
   const result = spawnSync(
     process.execPath,
     [
@@ -139,8 +146,8 @@ export function measureChild(benchFolder, side, child, keys, nodeOptions = []) {
       path.join(benchFolder, 'child.mjs'),
       child.workload,
       child.framework,
-      String(CHILD_RUNS),
-      String(CHILD_WARMUPS),
+      String(runs),
+      String(warmups),
     ],
     {
       cwd: side.appFolder,
