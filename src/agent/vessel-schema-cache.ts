@@ -1,5 +1,5 @@
 import type { JSONSchema } from '../protocol/json-schema';
-import { compileOwnedValidator, type JsonValidator } from '../protocol/json-validation';
+import { compileVesselValidator, type JsonValidator } from '../protocol/json-validation';
 import type { ToolSchema } from '../protocol/tool-schema';
 import { buildVesselSchema } from '../protocol/vessel-schema';
 import type { AgentRuntime } from './agent-runtime';
@@ -129,6 +129,6 @@ function sharedSlot(
 }
 
 function validatorOf(entry: Entry): JsonValidator {
-  entry.validator ??= compileOwnedValidator(entry.schema);
+  entry.validator ??= compileVesselValidator(entry.schema);
   return entry.validator;
 }

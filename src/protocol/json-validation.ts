@@ -4,24 +4,39 @@ import { InvalidSchemaError } from '../errors/invalid-schema.error';
 import type { ValidationIssue } from '../errors/validation-issue';
 import type { JSONSchema } from './json-schema';
 import { snapshotCheck, type SnapshotCheck } from './json-snapshot-check';
+import { discriminatedVesselSchema } from './discriminated-vessel-schema';
 import { narrowAnyOfErrors } from './narrow-any-of';
 import { mapSubschemas, type SchemaNode } from './schema-walk';
 
 export { formatIssues, type ValidationIssue } from '../errors/validation-issue';
 
 let ajvInstance: AjvClass | undefined;
+let discriminatingInstance: AjvClass | undefined;
 
-/** The shared ajv instance, created on the first validation (ajv costs ~40 ms to load). */
+/** A new ajv with the formats: loaded on first use (ajv costs ~40 ms to load). */
+function newAjv(options: import('ajv').Options): AjvClass {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (import cost) */
+  const Ajv = (require('ajv') as typeof import('ajv')).default;
+  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const instance = new Ajv({ strict: false, validateFormats: true, ...options });
+  addFormats(instance);
+  return instance;
+}
+
+/** The shared ajv instance, created on the first validation. */
 function ajv(): AjvClass {
-  if (ajvInstance === undefined) {
-    /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (import cost) */
-    const Ajv = (require('ajv') as typeof import('ajv')).default;
-    const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
-    /* eslint-enable @typescript-eslint/no-require-imports */
-    ajvInstance = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(ajvInstance);
-  }
+  ajvInstance ??= newAjv({ allErrors: true });
   return ajvInstance;
+}
+
+/**
+ * The ajv of the yes/no pre-checks ({@link compileVesselValidator}): it knows the `discriminator`
+ * keyword and stops at the first error (the shared one reports every error and ignores it).
+ */
+function discriminatingAjv(): AjvClass {
+  discriminatingInstance ??= newAjv({ allErrors: false, discriminator: true });
+  return discriminatingInstance;
 }
 
 /**
@@ -105,8 +120,7 @@ function sameJson(left: unknown, right: unknown): boolean {
   return true;
 }
 
-function compileByText(schema: JSONSchema): ValidateFunction {
-  const text = JSON.stringify(schema);
+function compileByText(schema: JSONSchema, text = JSON.stringify(schema)): ValidateFunction {
   if (text === lastText && lastValidate !== undefined) return lastValidate;
   let validate = compiledByText.get(text);
   if (validate !== undefined) {
@@ -190,6 +204,53 @@ export function compileValidator(schema: JSONSchema): JsonValidator {
 export function compileOwnedValidator(schema: JSONSchema): JsonValidator {
   const validate = compileByText(schema);
   return (value) => issuesOf(validate, schema, value);
+}
+
+/** Pre-checks of Vessel schemas by their text (null: the schema has none); at most 100 kept. */
+const preChecksByText = new Map<string, ValidateFunction | null>();
+const PRE_CHECK_LIMIT = 100;
+
+/**
+ * {@link compileOwnedValidator} for an agent's Vessel schema, with the same issues, faster for a valid
+ * Vessel: a value is first checked against the schema's discriminated copy
+ * ({@link discriminatedVesselSchema}: each Call against its own Tool's branch only, stopping at the
+ * first error); only a value that fails it is validated against the schema itself. Throws
+ * `InvalidSchemaError`. @internal
+ */
+export function compileVesselValidator(schema: JSONSchema): JsonValidator {
+  const text = JSON.stringify(schema);
+  const validate = compileByText(schema, text);
+  const preCheck = vesselPreCheck(schema, text);
+  if (preCheck === null) return (value) => issuesOf(validate, schema, value);
+  return (value) => (preCheck(value) ? [] : issuesOf(validate, schema, value));
+}
+
+/**
+ * The compiled discriminated copy of a Vessel schema (true: the value is valid; false: ask the
+ * schema's own validator), or null when it has none or ajv refuses it. @internal
+ */
+export function vesselPreCheck(
+  schema: JSONSchema,
+  text = JSON.stringify(schema),
+): ValidateFunction | null {
+  const known = preChecksByText.get(text);
+  if (known !== undefined) return known;
+  const copy = discriminatedVesselSchema(schema, text);
+  let preCheck: ValidateFunction | null = null;
+  if (copy !== undefined) {
+    try {
+      preCheck = discriminatingAjv().compile(stripIds(copy) as object);
+    } catch {
+      // A shape ajv's discriminator does not take: the schema's own validator does all the work.
+      preCheck = null;
+    }
+  }
+  if (preChecksByText.size >= PRE_CHECK_LIMIT) {
+    const oldest = preChecksByText.keys().next().value;
+    if (oldest !== undefined) preChecksByText.delete(oldest);
+  }
+  preChecksByText.set(text, preCheck);
+  return preCheck;
 }
 
 /**
