@@ -56,7 +56,10 @@ export class CallActor implements StepModule {
     }
     const vessel: VesselMessage = vesselNode.message;
     const completed = completedCalls(state, vesselNode.id);
-    const pending = vessel.calls.map((_, index) => index).filter((index) => !completed.has(index));
+    const pending: number[] = [];
+    for (let index = 0; index < vessel.calls.length; index++) {
+      if (!completed.has(index)) pending.push(index);
+    }
 
     // Plan mode 'lazy' (R-FLOW-5): nothing runs until the plan is approved (`agent.executePlan`).
     if (settings.planMode === 'lazy' && step.args.approved !== true && pending.length > 0) {
@@ -72,13 +75,19 @@ export class CallActor implements StepModule {
 
     const context = contextView(state, vesselNode.id);
     const started = agent.startedCalls;
-    const early = new Map<number, StartedCall>();
-    for (const index of pending) {
-      const entry = started?.take(index, vessel.calls[index] as Call);
-      if (entry !== undefined) early.set(index, entry);
+    // Most turns start no Call early: no map of them to make (issue 28).
+    let early: ReadonlyMap<number, StartedCall> = NO_EARLY_CALLS;
+    if (started !== undefined && started.size > 0) {
+      const taken = new Map<number, StartedCall>();
+      for (const index of pending) {
+        const entry = started.take(index, vessel.calls[index] as Call);
+        if (entry !== undefined) taken.set(index, entry);
+      }
+      early = taken;
     }
-    const undecided = pending.filter((index) => !early.has(index));
-    const decisions = await decide(agent, vesselNode.id, vessel, undecided, context);
+    const undecided = early.size === 0 ? pending : pending.filter((index) => !early.has(index));
+    const decisions =
+      (await decide(agent, vesselNode.id, vessel, undecided, context)) ?? NO_DECISIONS;
     const { activityBug, held } = await runVesselCalls({
       agent,
       nodeId: vesselNode.id,
@@ -119,24 +128,47 @@ export class CallActor implements StepModule {
   }
 }
 
+/** What a turn without early Calls or decisions reads (shared: never changed). */
+const NO_EARLY_CALLS: ReadonlyMap<number, StartedCall> = new Map();
+const NO_DECISIONS: ReadonlyMap<number, ConfirmDecision> = new Map();
+
 /**
  * A person's decision per Call still undecided, where one was made (R-LOOP-4, issue 18): the
  * decisions stored with an approved plan (`agent.executePlan`), else those given by callId on resume,
  * else the `confirm` hook's (asked in-process for every remaining Call). Calls without one go to the
  * call pipeline's approval policy, which holds those that need approval (the run then stops
- * `awaiting_approval`).
+ * `awaiting_approval`). Undefined when nobody can decide (the common case).
  */
-async function decide(
+function decide(
   agent: AgentRuntime,
   nodeId: number,
   vessel: VesselMessage,
   indices: readonly number[],
   context: readonly Message[],
-): Promise<Map<number, ConfirmDecision>> {
-  const decisions = new Map<number, ConfirmDecision>();
-  if (indices.length === 0) return decisions;
+): Promise<Map<number, ConfirmDecision>> | undefined {
   const step = agent.state.nextStep;
   const args = step.module === 'actor' ? step.args : undefined;
+  // Nobody to decide (no plan, no answers given on resume, no `confirm` hook): no promise, no map.
+  if (
+    indices.length === 0 ||
+    (args?.decisions === undefined &&
+      args?.approvals === undefined &&
+      agent.settings.confirm === undefined)
+  ) {
+    return undefined;
+  }
+  return decideNow(agent, nodeId, vessel, indices, context, args);
+}
+
+async function decideNow(
+  agent: AgentRuntime,
+  nodeId: number,
+  vessel: VesselMessage,
+  indices: readonly number[],
+  context: readonly Message[],
+  args: Extract<AgentState['nextStep'], { module: 'actor' }>['args'] | undefined,
+): Promise<Map<number, ConfirmDecision>> {
+  const decisions = new Map<number, ConfirmDecision>();
   if (args?.decisions !== undefined) {
     assertDecisions(args.decisions, indices.length, 'plan');
     indices.forEach((index, position) =>

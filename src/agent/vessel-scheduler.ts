@@ -49,12 +49,6 @@ export interface VesselRun {
 
 type Readiness = { ready: true } | { ready: false } | { error: IdeactError };
 
-/** The dependencies of a Call that reads nothing another Call writes (shared: never changed). */
-const NO_DEPENDENCIES: CallDependencies = Object.freeze({
-  expressions: [],
-  dependsOn: [],
-}) as CallDependencies;
-
 /** What running a Vessel's Calls ended with: the Activity bug that stops the run, the held Calls. @internal */
 export interface VesselCallsOutcome {
   /** Set under `activityErrors: 'throw'` when an Activity had a bug: the run ends with it. */
@@ -77,13 +71,17 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
   const state = agent.state;
   const settings = agent.settings;
   // The Calls as they will run (an edit replaces one), for the dataflow: the pipeline applies the same.
-  const toRun = calls.map((call, index) => decidedCall(call, input.decisions.get(index)));
+  const toRun =
+    input.decisions.size === 0
+      ? calls
+      : calls.map((call, index) => decidedCall(call, input.decisions.get(index)));
   const held: number[] = [];
   const referencing = holdsReferences(toRun);
+  // Without references no Call waits for another: no dependencies, no record of who finished.
   const dependencies = referencing
     ? callDependencies(toRun, { fixedOutputPath: await fixedOutputPaths(agent) })
-    : toRun.map(() => NO_DEPENDENCIES);
-  const finished = new Map<number, boolean>(input.completed);
+    : undefined;
+  const finished = referencing ? new Map<number, boolean>(input.completed) : undefined;
   // Calls that started early and already finished record first, in the order they finished (R-OUT-8:
   // writes land in finishing order); the rest record as they finish.
   const finishedAt = (index: number): number => {
@@ -97,7 +95,6 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
           (left, right) => finishedAt(left) - finishedAt(right) || left - right,
         );
   const waiting = new Set(order);
-  const inFlight = new Map<number, Promise<void>>();
   let activityBug: ActivityFailedError | undefined;
 
   /**
@@ -119,7 +116,7 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
     if (outcomeMetadata !== undefined) Object.assign(metadata, outcomeMetadata);
     if (eager) metadata.eager = true;
     recordResult(state, messages, metadata);
-    finished.set(index, messages[0]?.type === 'result' && messages[0].error === undefined);
+    finished?.set(index, messages[0]?.type === 'result' && messages[0].error === undefined);
     const saved = agent.checkpoint();
     // Written in the background, the result still goes out before any later Call's start (R-LOOP-5).
     return agent.commitsInBackground !== true ? saved : undefined;
@@ -166,7 +163,7 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
     if (started !== undefined) return started.outcome.then((outcome) => finish(outcome, true));
     // A Call that waited for others reads the context as it is now (their results recorded).
     const context =
-      (dependencies[index]?.dependsOn.length ?? 0) > 0
+      (dependencies?.[index]?.dependsOn.length ?? 0) > 0
         ? contextView(state, state.head).slice()
         : input.baseContext;
     const gate = agent.callGate;
@@ -187,13 +184,15 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
     });
   };
 
-  if (!referencing) {
+  if (dependencies === undefined || finished === undefined) {
     // No Call reads what another writes (the common case): all start at once, in order, under the
     // limiter — no dataflow schedule to keep (issue 28).
     waiting.clear();
-    await Promise.all(order.map(launch));
+    if (order.length === 1) await launch(order[0] as number);
+    else await Promise.all(order.map(launch));
     return activityBug === undefined ? { held } : { activityBug, held };
   }
+  const inFlight = new Map<number, Promise<void>>();
 
   // Calls in a cycle can never start: they fail at once (their dependants then fail as dependants).
   for (const cycle of dependencyCycles(dependencies)) {

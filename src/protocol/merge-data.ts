@@ -29,6 +29,11 @@ export function identityKey(kind: string, instance: string | undefined): string 
   return JSON.stringify([kind, instance ?? null]);
 }
 
+/** True for the messages that carry data (the only ones {@link dataView} reads). */
+function mayMerge(message: Message): boolean {
+  return message.type === 'data' || message.type === 'input' || message.type === 'state';
+}
+
 /** The messages of one identity, gathered at the position of the first. */
 interface Group {
   first: Message;
@@ -38,6 +43,9 @@ interface Group {
 }
 
 function mergeIdentities(messages: readonly Message[], onlyWrites: boolean): Message[] {
+  // Only data, input and state messages merge: a list without one (most turns' new messages)
+  // comes back as it is, without the groups' maps (issue 28).
+  if (!messages.some(mayMerge)) return [...messages];
   const written = onlyWrites ? writtenIdentities(messages) : undefined;
   if (written !== undefined && written.size === 0) return [...messages];
   const groups = new Map<string, Group>();
