@@ -63,8 +63,22 @@ export class IncrementalRenderer {
       this.rendered[position] = chat;
       previous[index] = message;
     }
-    const tail = messages.slice(previous.length);
-    if (tail.length === 0) return true;
+    const from = previous.length;
+    if (messages.length === from) return true;
+    if (!hasDataFrom(messages, from)) {
+      // No data among the new messages (most turns: a Vessel and its results): each renders on its
+      // own, in order — no identities, no merge, no arrays but the renderer's own (issue 28).
+      for (let index = from; index < messages.length; index++) {
+        const message = messages[index] as Message;
+        const chat = renderMessage(message);
+        this.outputIndex.push(this.rendered.length);
+        this.rendered.push(chat);
+        this.characterCount += chat.content.length;
+        previous.push(message);
+      }
+      return true;
+    }
+    const tail = messages.slice(from);
     // An instance's write may start from the global value (R-OUT-9), and a new global message may
     // change what earlier instance blocks started from: both render the whole context again.
     for (const message of tail) {
@@ -110,6 +124,14 @@ export class IncrementalRenderer {
     // Appending everything to an empty renderer never needs a full render.
     this.update(messages);
   }
+}
+
+/** True when a message from index `from` on is a data message. */
+function hasDataFrom(messages: readonly Message[], from: number): boolean {
+  for (let index = from; index < messages.length; index++) {
+    if (isDataMessage(messages[index] as Message)) return true;
+  }
+  return false;
 }
 
 function isDataMessage(message: Message): boolean {

@@ -4,6 +4,7 @@ import { parseVessel } from '../protocol/parse-vessel';
 import { runRenderedRequest } from '../requests/run-request';
 import type { AgentRuntime } from './agent-runtime';
 import { vesselSchemaFor } from './vessel-schema-cache';
+import { isPromiseLike } from '../internal/is-promise-like';
 import type { StepModule } from './step-module';
 import { addRunUsage } from './usage';
 import { InvalidSolutionError } from '../errors/invalid-solution.error';
@@ -26,7 +27,8 @@ export class VesselGenerator implements StepModule {
         reason: 'the Generator needs nextStep = { module: "generator", args: { messages: [...] } }',
       });
     }
-    const { tools, schema, validator } = await vesselSchemaFor(agent);
+    const found = vesselSchemaFor(agent);
+    const { tools, schema, validator } = isPromiseLike(found) ? await found : found;
     const started = agent.startedCalls;
     const eager =
       // A provider without `stream()` replies in one delta: no Call could start early.

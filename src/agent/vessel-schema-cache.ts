@@ -47,10 +47,20 @@ const shared = new WeakMap<readonly ToolSchema[], SharedEntries>();
  * solutions against it without re-reading the schema's text every turn.
  * @internal
  */
-export async function vesselSchemaFor(agent: AgentRuntime): Promise<VesselSchema> {
-  // The Toolkit's list without a wait when it knows it did not change (the hot path, issue 28).
+export function vesselSchemaFor(agent: AgentRuntime): VesselSchema | Promise<VesselSchema> {
+  // The Toolkit's list without a wait when it knows it did not change (the hot path, issue 28):
+  // then the answer is no promise either.
   const current = agent.toolkit.current?.();
-  const tools = current ?? (await agent.toolkit.list());
+  if (current !== undefined) return schemaOf(agent, current, current);
+  return agent.toolkit.list().then((tools) => schemaOf(agent, tools, undefined));
+}
+
+/** The Vessel schema for these Tools (`current`: the Toolkit's own unchanged list, if known). */
+function schemaOf(
+  agent: AgentRuntime,
+  tools: readonly ToolSchema[],
+  current: readonly ToolSchema[] | undefined,
+): VesselSchema {
   const { output, instances } = agent.state;
   const activities = agent.executor.activityNames;
   const cached = entries.get(agent.state);
