@@ -22,6 +22,16 @@ export function createLimiter(limit: number): Limiter {
     if (next) next();
   };
 
+  /** Takes a slot and starts `task`; a task that throws gives a rejected promise. */
+  const start = <T>(task: () => Promise<T>): Promise<T> => {
+    active += 1;
+    try {
+      return task();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
   return {
     get active() {
       return active;
@@ -30,14 +40,7 @@ export function createLimiter(limit: number): Limiter {
       if (active < max) {
         // A free slot (the common case): the task's own promise, released when it settles; no
         // wrapping promise per task (issue 28).
-        active += 1;
-        let promise: Promise<T>;
-        try {
-          promise = task();
-        } catch (error) {
-          promise = Promise.reject(error);
-        }
-        return promise.then(
+        return start(task).then(
           (value) => {
             release();
             return value;
@@ -49,18 +52,9 @@ export function createLimiter(limit: number): Limiter {
         );
       }
       return new Promise<T>((resolve, reject) => {
-        const start = (): void => {
-          active += 1;
-          let promise: Promise<T>;
-          try {
-            promise = task();
-          } catch (error) {
-            promise = Promise.reject(error);
-          }
-          promise.then(resolve, reject).finally(release);
-        };
-        if (active < max) start();
-        else waiting.push(start);
+        waiting.push(() => {
+          start(task).then(resolve, reject).finally(release);
+        });
       });
     },
   };
