@@ -4,7 +4,6 @@ import type { Call } from '../protocol/call';
 import type { Message } from '../protocol/message';
 import type { Approver, ConfirmDecision } from '../calls/call-approval';
 import type { CallOptions } from '../calls/call-types';
-import { Executor } from '../calls/executor';
 import type { AgentRuntime } from './agent-runtime';
 import type { AgentState, NodeMetadata, TokenUsage } from '../runs/agent-state';
 import { originalStack } from './failed-calls';
@@ -60,13 +59,7 @@ export async function executeVesselCall(
   // Journaled before it runs: a crash from here on makes a resume run it again, attempt + 1.
   if (agent.callStarting !== undefined) options.starting = agent.callStarting;
   if (decision !== undefined) options.decision = decision;
-  const runner = agent.executor;
-  // ideact's own `call` awaits the pipeline (`run`): go to it directly, one async frame less per
-  // Call (issue 28); any other CallRunner (or an override of `call`) is called as it is.
-  const messages =
-    runner instanceof Executor && runner.call === Executor.prototype.call
-      ? (await runner.run(call, context, options)).messages
-      : await runner.call(call, context, options);
+  const messages = await agent.executor.call(call, context, options);
   if (messages.length === 0) return { messages, metadata: {}, held: true };
   const metadata: Partial<NodeMetadata> = {};
   if (nestedStates !== undefined) metadata.nested = nestedStates;

@@ -225,28 +225,30 @@ export class Executor {
     context?: Message[],
     options?: CallOptions,
   ): Promise<TOutput>;
-  async call(
+  call(
     first: Call | TypedToolReference<unknown, unknown>,
     second?: unknown,
     third?: unknown,
     fourth?: unknown,
   ): Promise<unknown> {
-    if (isTypedReference(first)) {
-      const call: Call = { ...(second as Record<string, unknown>), _tool: first.toolName };
-      const run = await this.run(
-        call,
-        (third as Message[] | undefined) ?? [],
-        fourth as CallOptions,
+    // Not async: the agent loop calls this once per Call, and an async frame around `run` cost
+    // more than the `then` (issue 28). Anything thrown still arrives as a rejection.
+    try {
+      if (isTypedReference(first)) {
+        const call: Call = { ...(second as Record<string, unknown>), _tool: first.toolName };
+        return this.run(call, (third as Message[] | undefined) ?? [], fourth as CallOptions).then(
+          (run) => {
+            if (run.error) throw run.error;
+            return run.output;
+          },
+        );
+      }
+      return this.run(first, (second as Message[] | undefined) ?? [], third as CallOptions).then(
+        (run) => run.messages,
       );
-      if (run.error) throw run.error;
-      return run.output;
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
-    const run = await this.run(
-      first,
-      (second as Message[] | undefined) ?? [],
-      third as CallOptions,
-    );
-    return run.messages;
   }
 
   /**
