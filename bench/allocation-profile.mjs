@@ -1,7 +1,7 @@
 /**
  * Bytes allocated per W1 turn or per W2 Call by the ideact adapter, and where (issue 28): V8's sampling
  * heap profiler with the objects the GC already collected included, over `runs` runs after 3 warm-up
- * runs. Usage: `node bench/allocation-profile.mjs <w1|w2> [runs=5] [top=25]` after `npm run build`
+ * runs. Usage: `node bench/allocation-profile.mjs <w1|w1-scripted|w2> [runs=5] [top=25]` after `npm run build`
  * (or with IDEACT_BENCH_PACKAGE=<app>/node_modules/ideact for an installed build). A native frame
  * (an array's `push`, `new Promise`) is named after the JS function that called it.
  */
@@ -11,14 +11,25 @@ const [workload = 'w1', runsArgument = '5', topArgument = '25'] = process.argv.s
 const WORKLOADS = {
   w1: { unit: 'turn', perRun: 200, run: (adapter) => adapter.toolLoop({ turns: 200 }) },
   w2: { unit: 'Call', perRun: 100, run: (adapter) => adapter.parallelCalls({ calls: 100 }) },
+  'w1-scripted': {
+    unit: 'turn',
+    perRun: 200,
+    features: ['scripted'],
+    run: (adapter) => adapter.toolLoop({ turns: 200 }),
+  },
 };
 const chosen = WORKLOADS[workload];
 if (chosen === undefined) {
-  process.stderr.write(`unknown workload ${workload}; expected w1 or w2\n`);
+  process.stderr.write(`unknown workload ${workload}; expected w1, w1-scripted or w2\n`);
   process.exit(2);
 }
 const runs = Math.max(1, Number(runsArgument) || 5);
 const adapter = await import('./frameworks/ideact.mjs');
+const unavailable = adapter.configure(chosen.features ?? []);
+if (unavailable) {
+  process.stderr.write(`${unavailable}\n`);
+  process.exit(2);
+}
 for (let index = 0; index < 3; index++) await chosen.run(adapter);
 
 const session = new Session();

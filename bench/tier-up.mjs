@@ -3,7 +3,7 @@
  * the ideact adapter `runs` times in a child started with `--trace-opt --trace-gc` (plus any Node
  * flags given after `--`) and prints, per run, its wall time, the optimizing-compiler jobs that
  * finished during it and their time on the compiler thread, and the GC pauses. Usage:
- * `node bench/tier-up.mjs <w1|w2|w3> [runs=12] [-- <node flags…>]`, e.g. `-- --v8-pool-size=2` or
+ * `node bench/tier-up.mjs <w1|w1-scripted|w2|w3> [runs=12] [-- <node flags…>]`, e.g. `-- --v8-pool-size=2` or
  * `-- --no-opt`. bench:compare measures runs 4–8 of such a process.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,18 +18,26 @@ const nodeFlags = separator < 0 ? [] : argv.slice(separator + 1);
 /** Each workload's run (the adapter call) and the unit its figure is per. */
 const WORKLOADS = {
   w1: { call: 'adapter.toolLoop({ turns: 200 })', per: 200, unit: 'ms per turn' },
+  'w1-scripted': {
+    call: 'adapter.toolLoop({ turns: 200 })',
+    features: ['scripted'],
+    per: 200,
+    unit: 'ms per turn',
+  },
   w2: { call: 'adapter.parallelCalls({ calls: 100 })', per: 1, unit: 'ms per run' },
   w3: { call: 'adapter.structured({ count: 1000 })', per: 1000, unit: 'ms per request' },
 };
 const chosen = WORKLOADS[workload];
 if (chosen === undefined) {
-  process.stderr.write(`unknown workload ${workload}; expected w1, w2 or w3\n`);
+  process.stderr.write(`unknown workload ${workload}; expected w1, w1-scripted, w2 or w3\n`);
   process.exit(2);
 }
 const runs = Math.max(1, Number(runsArgument) || 12);
 
 const CHILD = `
 const adapter = await import(${JSON.stringify(path.join(BENCH, 'frameworks', 'ideact.mjs'))});
+const unavailable = adapter.configure(${JSON.stringify(chosen.features ?? [])});
+if (unavailable) throw new Error(unavailable);
 for (let index = 0; index < ${runs}; index++) {
   console.log('TIER_RUN ' + index);
   const started = performance.now();

@@ -79,6 +79,28 @@ describe('ScriptedProvider (ideact/testing)', () => {
     expect(provider.requests[1]?.schema).toEqual(schema);
   });
 
+  it('records a history sent again on every turn, shortened or rewritten, with each request its own messages and usage', async () => {
+    const provider = new ScriptedProvider(() => ({ answer: 'ok' }));
+    const message = (content: string) => ({ role: 'user' as const, content });
+    const first = message('aaaa');
+    const second = message('bbbbbbbb');
+    const third = message('cccccccccccc');
+    const sent = [[first], [first, second], [first, second, third], [first], [first, third]];
+    const usages = [];
+    for (const messages of sent) usages.push((await provider.generate({ messages, schema })).usage);
+    expect(usages.map((usage) => usage.inputTokens)).toEqual([1, 3, 6, 1, 4]);
+    expect(provider.requests.map((request) => request.messages.map((m) => m.content))).toEqual(
+      sent.map((messages) => messages.map((m) => m.content)),
+    );
+    // A record is a plain request: spread, serialized, and its messages replaceable.
+    const [, record] = provider.requests;
+    expect(JSON.parse(JSON.stringify(record))).toEqual({ messages: [first, second], schema });
+    expect({ ...record }.messages).toEqual([first, second]);
+    (record as ProviderRequest).messages = [];
+    expect(provider.requests[1]?.messages).toEqual([]);
+    expect(provider.requests[2]?.messages).toHaveLength(3);
+  });
+
   it('validates each solution against the request schema, naming the script index', async () => {
     const provider = new ScriptedProvider([{ answer: 'ok' }, { answer: 42 }]);
     await provider.generate(ask('q'));

@@ -4,7 +4,8 @@ import { ScriptIncompleteError } from '../../errors/script-incomplete.error';
 import { ScriptedSolutionError } from '../../errors/scripted-solution.error';
 import { findJsonDepthViolation } from '../../protocol/json-depth';
 import { cloneJson } from '../../protocol/merge-patch';
-import { validatorFor, type JsonValidator } from '../../protocol/json-validation';
+import { compileVesselValidator, type JsonValidator } from '../../protocol/json-validation';
+import type { JSONSchema } from '../../protocol/json-schema';
 import { RequestAbortedError } from '../../errors/request-aborted.error';
 import type { ChatMessage } from '../../protocol/message';
 import type { Provider, ProviderChunk, ProviderRequest, ProviderResponse } from '../provider';
@@ -29,6 +30,22 @@ export class ScriptedOptions {
 }
 // Branded once on the prototype (its instances inherit it): no per-instance property (issue 28).
 setBrand(ScriptedOptions.prototype, OPTIONS_MARKER);
+
+/**
+ * The records of messages sent by requests that each extend the last: append-only (a request's
+ * messages are the first `request.messages.length` records), with the characters of all of them.
+ */
+interface MessageLog {
+  sources: ChatMessage[];
+  records: ChatMessage[];
+  characters: number;
+}
+
+/** A replayed entry: the response, and each option's text as `stream()` sends it. */
+interface ScriptedReply {
+  response: ProviderResponse;
+  texts: string[];
+}
 
 /** A request schema as recorded: the copy in `requests`, and its validator once compiled. */
 interface RecordedSchema {
@@ -82,13 +99,8 @@ export class ScriptedProvider implements Provider {
   private readonly schemas = new WeakMap<object, RecordedSchema>();
   /** Per message object a request sent: its recorded copy (a run sends each one on every turn). */
   private readonly messageCopies = new WeakMap<ChatMessage, ChatMessage>();
-  /** The last request's messages, their records and characters (the next request extends them). */
-  private lastSent: { sent: readonly ChatMessage[]; recorded: ChatMessage[]; characters: number } =
-    {
-      sent: [],
-      recorded: [],
-      characters: 0,
-    };
+  /** The records of the messages the requests sent, shared by the requests that extend each other. */
+  private log: MessageLog = { sources: [], records: [], characters: 0 };
   private readonly streaming: ScriptedStreamOptions;
 
   /** `script`: the entries to replay in order, or one function answering every request. */
@@ -145,7 +157,7 @@ export class ScriptedProvider implements Provider {
 
   /** Replays the next entry; throws `ScriptExhaustedError` when none is left. */
   async generate(request: ProviderRequest): Promise<ProviderResponse> {
-    return this.answer(request);
+    return (await this.answer(request)).response;
   }
 
   /**
@@ -159,9 +171,9 @@ export class ScriptedProvider implements Provider {
   private async *streamChunks(
     request: ProviderRequest,
   ): AsyncGenerator<ProviderChunk, ProviderResponse, undefined> {
-    const response = await this.answer(request);
+    const { response, texts } = await this.answer(request);
     const delayMs = this.streaming.delayMs ?? 0;
-    for (const chunk of responseChunks(response, this.streaming.chunkSize)) {
+    for (const chunk of responseChunks(response, this.streaming.chunkSize, texts)) {
       if (chunk.type === 'text-delta' && delayMs > 0) await sleep(delayMs, request.signal);
       if (request.signal?.aborted) throw new RequestAbortedError({ cause: request.signal.reason });
       yield chunk;
@@ -199,45 +211,56 @@ export class ScriptedProvider implements Provider {
   }
 
   /**
-   * The request's messages as recorded, and their characters (the usage estimate). A run sends its
-   * history again on every turn: the part the last request sent (the same message objects) reuses
-   * that request's records, so only what was added is copied and counted.
+   * Records the request's messages in the log: a run sends its history again on every turn, so a
+   * request that extends the last one (the same message objects first) appends only what was added;
+   * one that does not starts a new log (the old one, frozen, stays with the requests that used it).
    */
-  private recordedMessages(sent: readonly ChatMessage[]): {
-    messages: ChatMessage[];
-    characters: number;
-  } {
-    const previous = this.lastSent;
-    const messages: ChatMessage[] = new Array<ChatMessage>(sent.length);
-    let index = 0;
-    while (
-      index < sent.length &&
-      index < previous.sent.length &&
-      sent[index] === previous.sent[index]
-    ) {
-      messages[index] = previous.recorded[index] as ChatMessage;
-      index += 1;
+  private logMessages(sent: readonly ChatMessage[]): MessageLog {
+    const log = this.log;
+    const known = log.sources.length;
+    let common = 0;
+    while (common < sent.length && common < known && sent[common] === log.sources[common]) {
+      common += 1;
     }
-    let characters = 0;
-    if (index === previous.sent.length) characters = previous.characters;
-    else
-      for (let position = 0; position < index; position += 1)
-        characters += (sent[position] as ChatMessage).content.length;
-    for (; index < sent.length; index += 1) {
-      const message = sent[index] as ChatMessage;
-      messages[index] = this.recordedMessage(message);
-      characters += message.content.length;
+    if (common === known) {
+      for (let index = known; index < sent.length; index += 1) this.append(log, sent[index]);
+      return log;
     }
-    // A copy of the array: the caller may change its own array before the next request.
-    this.lastSent = { sent: sent.slice(), recorded: messages, characters };
-    return { messages, characters };
+    const fresh: MessageLog = {
+      sources: log.sources.slice(0, common),
+      records: log.records.slice(0, common),
+      characters: 0,
+    };
+    for (let index = 0; index < common; index += 1) {
+      fresh.characters += (sent[index] as ChatMessage).content.length;
+    }
+    for (let index = common; index < sent.length; index += 1) this.append(fresh, sent[index]);
+    this.log = fresh;
+    return fresh;
   }
 
-  private async answer(request: ProviderRequest): Promise<ProviderResponse> {
+  private append(log: MessageLog, message: ChatMessage | undefined): void {
+    const sent = message as ChatMessage;
+    log.sources.push(sent);
+    log.records.push(this.recordedMessage(sent));
+    log.characters += sent.content.length;
+  }
+
+  /**
+   * Records the request and replays its entry: the response, and each option's text as streamed
+   * (made once: the usage estimate counts it, and `stream()` sends it).
+   */
+  private async answer(request: ProviderRequest): Promise<ScriptedReply> {
     const index = this.requests.length;
     const schema = this.recordedSchema(request.schema);
-    const { messages, characters } = this.recordedMessages(request.messages);
-    this.requests.push({ ...request, messages, schema: schema.copy });
+    const log = this.logMessages(request.messages);
+    const characters = log.characters;
+    // The log's first records, copied in one piece (the log grows on with later requests).
+    this.requests.push({
+      ...request,
+      messages: log.records.slice(0, request.messages.length),
+      schema: schema.copy,
+    });
     let entry: unknown;
     if (this.responder) {
       entry = await this.responder(request, index);
@@ -253,40 +276,46 @@ export class ScriptedProvider implements Provider {
       if (typeof entry === 'function') entry = await (entry as ScriptFunction)(request, index);
     }
     const options = ScriptedOptions.isInstance(entry) ? [...entry.options] : [entry];
+    const answers: unknown[] = [];
+    const texts: string[] = [];
+    let outputCharacters = 0;
     for (const option of options) {
-      if (!this.validate || UnparsedOption.isInstance(option)) continue;
-      // Too deep to validate safely: the request pipeline rejects it by its depth (R-REQ-3).
-      if (findJsonDepthViolation(option) !== undefined) continue;
-      schema.validator ??= validatorFor(schema.copy);
-      const issues = schema.validator(option);
-      if (issues.length > 0) {
-        throw new ScriptedSolutionError({
-          index,
-          schemaName: request.schemaName ?? 'solution',
-          issues,
-        });
+      if (UnparsedOption.isInstance(option)) {
+        answers.push(option);
+        texts.push(option.rawText);
+        outputCharacters += option.rawText.length;
+        continue;
       }
+      // Too deep to validate or copy by recursion: the request pipeline rejects it by its depth
+      // (R-REQ-3); structuredClone copies it.
+      const tooDeep = findJsonDepthViolation(option) !== undefined;
+      if (this.validate && !tooDeep) {
+        schema.validator ??= compileVesselValidator(schema.copy as JSONSchema);
+        const issues = schema.validator(option);
+        if (issues.length > 0) {
+          throw new ScriptedSolutionError({
+            index,
+            schemaName: request.schemaName ?? 'solution',
+            issues,
+          });
+        }
+      }
+      // A JSON value's copy (what parsing the reply would give) without structuredClone's fixed cost.
+      answers.push(tooDeep ? copy(option) : cloneJson(option));
+      const text = optionText(option);
+      texts.push(text);
+      outputCharacters += text.length;
     }
-    // A JSON value's copy (what parsing the reply would give) without structuredClone's fixed cost;
-    // cloneJson recurses, so a value nested too deep for it is copied by structuredClone.
-    const answers = options.map((option) =>
-      UnparsedOption.isInstance(option)
-        ? option
-        : findJsonDepthViolation(option) === undefined
-          ? cloneJson(option)
-          : copy(option),
-    );
-    return {
+    const response: ProviderResponse = {
       options: answers,
       usage: {
         inputTokens: Math.ceil(characters / 4),
-        outputTokens: Math.ceil(
-          answers.reduce<number>((sum, option) => sum + textLength(option), 0) / 4,
-        ),
+        outputTokens: Math.ceil(outputCharacters / 4),
         cachedTokens: 0,
       },
       raw: { provider: this.name, index },
     };
+    return { response, texts };
   }
 }
 
@@ -316,8 +345,4 @@ function copy<T>(value: T): T {
   } catch {
     return value;
   }
-}
-
-function textLength(option: unknown): number {
-  return optionText(option).length;
 }

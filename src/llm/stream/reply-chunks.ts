@@ -16,14 +16,15 @@ export function optionText(option: unknown): string {
 
 /**
  * The chunks of a finished response, options interleaved (each in pieces of `chunkSize`
- * characters, whole by default), each option's `finish` after its last delta, usage last. @internal
+ * characters, whole by default), each option's `finish` after its last delta, usage last; `texts`: the
+ * options' texts when the caller has them already. @internal
  */
 export function* responseChunks(
   response: ProviderResponse,
   chunkSize = Number.POSITIVE_INFINITY,
+  texts: readonly string[] = response.options.map(optionText),
 ): Generator<ProviderChunk> {
   const size = Number.isFinite(chunkSize) ? Math.max(1, Math.floor(chunkSize)) : undefined;
-  const texts = response.options.map(optionText);
   const lastRounds = texts.map((text) =>
     size === undefined ? 0 : Math.max(0, Math.ceil(text.length / size) - 1),
   );
