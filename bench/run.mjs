@@ -30,7 +30,8 @@ const PROFILE_DIRECTORY = path.join(os.tmpdir(), 'ideact-bench-profiles');
 const FRAMEWORKS = [
   { id: 'ideact', label: 'ideact', packageName: null },
   { id: 'openai-agents', label: 'OpenAI Agents SDK', packageName: '@openai/agents' },
-  { id: 'vercel-ai', label: 'Vercel AI SDK', packageName: 'ai' },
+  { id: 'vercel-ai', label: 'Vercel AI SDK 6', packageName: 'ai' },
+  { id: 'vercel-ai-7', label: 'Vercel AI SDK 7', packageName: 'ai7' },
   { id: 'langgraph', label: 'LangGraph.js', packageName: '@langchain/langgraph' },
 ];
 const PEERS = FRAMEWORKS.filter((framework) => framework.id !== 'ideact');
