@@ -98,7 +98,8 @@ export class Run {
   private readonly journal?: JournalQueue;
   private readonly store?: RunStore;
   private readonly stored: boolean;
-  private readonly attempts: Record<string, number>;
+  /** Per callId, its attempts so far: a Map, as a run adds one key per Call (issue 28). */
+  private readonly attempts: Map<string, number>;
   private readonly remember?: RunSetup['remember'];
   /** Nodes the store holds (the next commit sends the rest); a rollback lowers it. */
   private committed: number;
@@ -123,7 +124,7 @@ export class Run {
     this.store = setup.store ?? setup.parent?.store;
     if (this.store !== undefined) this.journal = new JournalQueue(this.store, this.id);
     this.stored = setup.stored === true;
-    this.attempts = { ...setup.attempts };
+    this.attempts = new Map(Object.entries(setup.attempts ?? {}));
     this.remember = setup.remember;
     this.committed = this.stored ? state.nodes.length : 0;
     if (this.stored) this.lastCommit = setup.lastCommit;
@@ -297,8 +298,8 @@ export class Run {
    * `callId`).
    */
   callStarting(callId: string): number | Promise<number> {
-    const attempt = (this.attempts[callId] ?? 0) + 1;
-    this.attempts[callId] = attempt;
+    const attempt = (this.attempts.get(callId) ?? 0) + 1;
+    this.attempts.set(callId, attempt);
     const journal = this.journal;
     if (journal !== undefined) {
       const entry = {
@@ -323,7 +324,7 @@ export class Run {
    * store's `load` would give as `attempts` once the run's writes are committed. @internal
    */
   recordedAttempts(): Record<string, number> {
-    return { ...this.attempts };
+    return Object.fromEntries(this.attempts);
   }
 
   /** The first save and the `run-start` event, once. */
