@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, '..');
-const TOP = 15;
+const TOP = Number(process.env.PROFILE_TOP) || 15;
 
 function shortUrl(url) {
   if (!url) return '(native)';

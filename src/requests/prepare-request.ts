@@ -16,6 +16,19 @@ export async function prepareRequest(
   config: RequestConfig,
   handlers: readonly MessageHandler[] = [],
 ): Promise<RequestDraft> {
+  return renderRequest(input, config, handlers);
+}
+
+/**
+ * {@link prepareRequest} without a promise when every handler answers synchronously (the default
+ * ones do): `runRequest` renders the context of every request, and each promise is a turn of the
+ * microtask queue (issue 28). Throws what `prepareRequest` rejects with. @internal
+ */
+export function renderRequest(
+  input: { context: Message[]; schema: JSONSchema },
+  config: RequestConfig,
+  handlers: readonly MessageHandler[] = [],
+): RequestDraft | Promise<RequestDraft> {
   const pipeline =
     handlers.length === 0 ? DEFAULT_MESSAGE_HANDLERS : [...DEFAULT_MESSAGE_HANDLERS, ...handlers];
   const context = mergeDataMessages(input.context);
@@ -25,25 +38,64 @@ export async function prepareRequest(
     schema: input.schema,
     config: { ...config },
   };
-  for (const [index, message] of context.entries()) {
-    let rendered = renderWithPipeline(message, draft, pipeline);
-    // Only asynchronous handlers cost a promise: the history is re-rendered every turn (R-REQ-1).
-    if (isPromiseLike(rendered)) rendered = await rendered;
-    if (rendered === undefined) {
-      throw new UnhandledMessageError({
-        index,
-        messageType: String((message as { type?: unknown }).type),
-        handlers: pipeline.map((handler) => handler.name),
-      });
-    }
-    for (const chat of rendered) draft.messages.push(chat);
+  for (let index = 0; index < context.length; index++) {
+    const message = context[index] as Message;
+    const rendered = renderWithPipeline(message, draft, pipeline);
+    // Only asynchronous handlers cost a promise: the rest goes on asynchronously from here.
+    if (isPromiseLike(rendered)) return finishAsync(draft, pipeline, index, rendered);
+    addRendered(draft, pipeline, index, rendered);
   }
-  for (const handler of pipeline) {
-    const finished = handler.finish?.(draft);
-    // Only an asynchronous finish() costs a turn of the microtask queue.
-    if (isPromiseLike(finished)) await finished;
+  for (let index = 0; index < pipeline.length; index++) {
+    const finished = pipeline[index]?.finish?.(draft);
+    if (isPromiseLike(finished))
+      return finishAsync(draft, pipeline, context.length, finished, index);
   }
   return draft;
+}
+
+/**
+ * The rest of {@link renderRequest} once a handler answered with a promise: `pending` is the render
+ * of message `from` (or, with `finishing`, the `finish()` of that handler).
+ */
+async function finishAsync(
+  draft: RequestDraft,
+  pipeline: readonly MessageHandler[],
+  from: number,
+  pending: PromiseLike<unknown>,
+  finishing?: number,
+): Promise<RequestDraft> {
+  const context = draft.context;
+  if (finishing === undefined) {
+    addRendered(draft, pipeline, from, (await pending) as Rendered);
+    for (let index = from + 1; index < context.length; index++) {
+      const rendered = await renderWithPipeline(context[index] as Message, draft, pipeline);
+      addRendered(draft, pipeline, index, rendered);
+    }
+  } else {
+    await pending;
+  }
+  for (let index = finishing === undefined ? 0 : finishing + 1; index < pipeline.length; index++) {
+    await pipeline[index]?.finish?.(draft);
+  }
+  return draft;
+}
+
+/** Appends message `index`'s chat messages, or throws when no handler rendered it. */
+function addRendered(
+  draft: RequestDraft,
+  pipeline: readonly MessageHandler[],
+  index: number,
+  rendered: Rendered,
+): void {
+  if (rendered === undefined) {
+    const message = draft.context[index];
+    throw new UnhandledMessageError({
+      index,
+      messageType: String((message as { type?: unknown }).type),
+      handlers: pipeline.map((handler) => handler.name),
+    });
+  }
+  for (const chat of rendered) draft.messages.push(chat);
 }
 
 type Rendered = ChatMessage[] | undefined;

@@ -11,8 +11,9 @@ import {
   type ValidationIssue,
 } from '../protocol/json-validation';
 import type { ChatMessage, Message, ReasoningPart } from '../protocol/message';
-import type { MessageHandler, RequestConfig } from './message-handler';
-import { prepareRequest } from './prepare-request';
+import type { MessageHandler, RequestConfig, RequestDraft } from './message-handler';
+import { isPromiseLike } from '../internal/is-promise-like';
+import { renderRequest } from './prepare-request';
 import { repairPrompt } from './repair-prompt';
 import type { RunContext } from '../runs/run-context';
 import { sendRequest } from './send-request';
@@ -87,21 +88,27 @@ interface CheckedOption {
  * messages. Invalid JSON or a schema violation is sent back to the model with the errors, up to
  * `maxRepairs` times (R-REQ-3); then `InvalidSolutionError` carries the raw text and the issues.
  */
-export async function runRequest(
-  input: RequestInput,
-  options: RequestOptions,
-): Promise<RequestResult> {
-  const draft = await prepareRequest(
-    input,
-    {
-      model: options.model,
-      temperature: options.temperature,
-      n: options.n,
-      schemaName: input.schemaName,
-    },
-    options.handlers,
-  );
-  return runRenderedRequest(draft, options);
+export function runRequest(input: RequestInput, options: RequestOptions): Promise<RequestResult> {
+  let draft: RequestDraft | Promise<RequestDraft>;
+  try {
+    // Rendered without a promise when every handler is synchronous (issue 28: one request, one
+    // provider call, and as few turns of the microtask queue as that takes).
+    draft = renderRequest(
+      input,
+      {
+        model: options.model,
+        temperature: options.temperature,
+        n: options.n,
+        schemaName: input.schemaName,
+      },
+      options.handlers,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return isPromiseLike(draft)
+    ? draft.then((rendered) => runRenderedRequest(rendered, options))
+    : runRenderedRequest(draft, options);
 }
 
 /** A request whose messages are already rendered (by `prepareRequest` or a Prompter). */
@@ -205,8 +212,12 @@ export async function runRenderedRequest(
 }
 
 /** Runs one Request and returns only its solution; see {@link runRequest}. */
-export async function request(input: RequestInput, options: RequestOptions): Promise<unknown> {
-  return (await runRequest(input, options)).solution;
+export function request(input: RequestInput, options: RequestOptions): Promise<unknown> {
+  return runRequest(input, options).then(solutionOf);
+}
+
+function solutionOf(result: RequestResult): unknown {
+  return result.solution;
 }
 
 /**

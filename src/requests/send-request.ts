@@ -13,6 +13,7 @@ import {
   providerName,
   recordSpanUsage,
   recordsContent,
+  tracingIsOff,
   withSpan,
 } from '../runs/tracing';
 
@@ -39,8 +40,11 @@ export function sendRequest(
   request: ProviderRequest,
   observer: SendObserver = { attempt: 0 },
 ): Promise<ProviderResponse> {
-  // A run whose spans nobody records opens none (issue 28: no span objects for nobody).
-  if (observer.run?.traced === false) return send(provider, request, observer, undefined);
+  // A run whose spans nobody records opens none, and a request outside a run builds no span
+  // attributes while nothing records (issue 28: no span objects for nobody).
+  if (observer.run?.traced === false || (observer.run === undefined && tracingIsOff())) {
+    return send(provider, request, observer, undefined);
+  }
   const attributes: Attributes = {
     'gen_ai.operation.name': 'chat',
     'gen_ai.provider.name': providerName(provider.name),

@@ -10,6 +10,7 @@ import {
   SpanStatusCode,
   trace,
   type Attributes,
+  type Context,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -118,6 +119,21 @@ function noSdkRegistered(): boolean {
   return typeof provider.getDelegate === 'function' && provider.getDelegate() === NOOP_PROVIDER;
 }
 
+/** True when a span would record nothing: no tracer of a run's own, no trace to continue, no SDK. */
+function nothingRecords(parent: Context, settings: TraceSettings | undefined): boolean {
+  return settings?.tracer === undefined && trace.getSpan(parent) === undefined && noSdkRegistered();
+}
+
+/**
+ * True when a span opened here now would be dropped unseen ({@link withSpan} without `trace`
+ * options would give its body the no-op span): a caller may skip building the span's attributes.
+ * @internal
+ */
+export function tracingIsOff(): boolean {
+  const parent = context.active();
+  return nothingRecords(parent, parent.getValue(SETTINGS) as TraceSettings | undefined);
+}
+
 /**
  * Runs `body` inside an active span of the run's tracer (parented to the active span), ends the span
  * when `body` settles, and records a thrown error with `error.type`. `settings` replaces the inherited
@@ -131,12 +147,7 @@ export function withSpan<T>(
 ): Promise<T> {
   let parent = context.active();
   let settings = parent.getValue(SETTINGS) as TraceSettings | undefined;
-  if (
-    options.trace === undefined &&
-    settings?.tracer === undefined &&
-    trace.getSpan(parent) === undefined &&
-    noSdkRegistered()
-  ) {
+  if (options.trace === undefined && nothingRecords(parent, settings)) {
     // No SDK, no tracer of the run's own, no trace to continue: not even a no-op span is made
     // (issue 28: nothing allocated for a consumer that does not exist).
     return body(NOOP_SPAN);

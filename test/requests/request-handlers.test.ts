@@ -157,6 +157,71 @@ describe('message handlers (R-REQ-2)', () => {
     expect(result.options).toEqual([{ answer: 'a' }, { answer: 'b' }]);
   });
 
+  it('a mix of synchronous and asynchronous renders and finish() steps keeps the order of messages and of finish() calls', async () => {
+    const order: string[] = [];
+    const later: MessageHandler = {
+      name: 'later',
+      matches: (message) => message.type === 'text' && message.text.startsWith('async'),
+      render: async (message) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return [{ role: 'user', content: `rendered ${(message as { text: string }).text}` }];
+      },
+      finish: () => {
+        order.push('later');
+      },
+    };
+    const slowFinish: MessageHandler = {
+      name: 'slow-finish',
+      finish: async (draft) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push('slow');
+        draft.messages.push({ role: 'user', content: 'appended by finish' });
+      },
+    };
+    const last: MessageHandler = {
+      name: 'last',
+      finish: (draft) => {
+        order.push(`last saw ${draft.messages.length}`);
+      },
+    };
+    const context: Message[] = [
+      { type: 'text', text: 'one' },
+      { type: 'text', text: 'async two' },
+      { type: 'text', text: 'three' },
+    ];
+    const draft = await prepareRequest({ context, schema }, {}, [later, slowFinish, last]);
+    expect(draft.messages.map((message) => message.content)).toEqual([
+      'one',
+      'rendered async two',
+      'three',
+      'appended by finish',
+    ]);
+    expect(order).toEqual(['later', 'slow', 'last saw 4']);
+    // Every render synchronous, one finish() asynchronous: the finish() steps after it wait for it.
+    order.length = 0;
+    const finished = await prepareRequest({ context: [context[0] as Message], schema }, {}, [
+      later,
+      slowFinish,
+      last,
+    ]);
+    expect(finished.messages.map((message) => message.content)).toEqual([
+      'one',
+      'appended by finish',
+    ]);
+    expect(order).toEqual(['later', 'slow', 'last saw 2']);
+  });
+
+  it('runRequest reports a message no handler renders as a rejection, never a synchronous throw', async () => {
+    const bogus = { type: 'image', url: 'x' } as unknown as Message;
+    const provider = new ScriptedProvider([{ ok: true }]);
+    let pending: Promise<unknown> | undefined;
+    expect(() => {
+      pending = runRequest({ context: [bogus], schema }, { provider });
+    }).not.toThrow();
+    await expect(pending).rejects.toBeInstanceOf(UnhandledMessageError);
+    expect(provider.used).toBe(0);
+  });
+
   it('a message no handler renders is a typed error naming its index and type', async () => {
     const bogus = { type: 'image', url: 'x' } as unknown as Message;
     const error = await prepareRequest(
