@@ -44,6 +44,7 @@ import { limitConditions, stopWhen, type StopCondition } from './stop-conditions
 import { recordRequestUsage, runEventUsage } from './usage';
 import type { Provider } from '../llm/provider';
 import type { MessageHandler } from '../requests/message-handler';
+import { copyLimits } from '../runs/copy-limits';
 
 /** What every run of an Agent shares: the immutable definition (services, options, modules). @internal */
 export interface RunDefinition {
@@ -489,7 +490,7 @@ export class Run {
       mayHaveEdited(this.current);
       // Built once per run (issue 28), again only if a step changed the limits.
       const stopContext = { signal: this.settings.signal };
-      let limits = { ...this.current.limits };
+      let limits = copyLimits(this.current.limits);
       let shouldStop = stopWhen(...limitConditions(limits), ...this.runStops);
       for (;;) {
         const state = this.current;
@@ -498,7 +499,7 @@ export class Run {
         // A commit the loop did not wait for failed: the run stops with the store's error now.
         this.journal?.throwIfFailed();
         if (!sameLimits(state.limits, limits)) {
-          limits = { ...state.limits };
+          limits = copyLimits(state.limits);
           shouldStop = stopWhen(...limitConditions(limits), ...this.runStops);
         }
         const reason = shouldStop(state, stopContext);

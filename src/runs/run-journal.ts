@@ -3,6 +3,7 @@ import { cloneJson } from '../protocol/merge-patch';
 import type { CommitEntry, JournalEntry, OpenCall, RunStatus } from './run-store';
 import { statusOfReason } from './run-status-of-reason';
 import type { AgentNode, AgentState, NextStep } from './agent-state';
+import { copyLimits } from './copy-limits';
 
 export { statusOfReason } from './run-status-of-reason';
 
@@ -33,7 +34,7 @@ export function commitEntry(state: AgentState, from: number, time = new Date()):
     head: state.head,
     nextStep: storedStep(state.nextStep),
     usage: cloneJson(state.usage) as AgentState['usage'],
-    limits: { ...state.limits },
+    limits: copyLimits(state.limits),
     status: statusOf(state),
     time: time.toISOString(),
   };

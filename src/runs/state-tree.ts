@@ -5,6 +5,7 @@ import { checkMessage } from '../protocol/parse-idea';
 import { PathMemo } from './path-memo';
 import { editCount, mayHaveEdited } from './state-edits';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
+import { copyLimits } from './copy-limits';
 import {
   AGENT_STATE_VERSION,
   type AgentLimits,
@@ -52,7 +53,7 @@ export function createInitialState(options: InitialStateOptions = {}): AgentStat
     head: null,
     nextStep: { module: 'prompter', args: {} },
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, steps: 0, turns: 0, elapsedMs: 0 },
-    limits: { ...options.limits },
+    limits: copyLimits(options.limits),
     chain: [...(options.chain ?? [])],
   };
   if (options.task !== undefined) state.task = options.task;
@@ -115,7 +116,7 @@ export function markState(state: AgentState): StateMark {
     head: state.head,
     nextStep: state.nextStep,
     usage: { ...state.usage },
-    limits: { ...state.limits },
+    limits: copyLimits(state.limits),
   };
 }
 
@@ -130,7 +131,7 @@ export function rollbackState(state: AgentState, mark: StateMark): void {
   state.head = mark.head;
   state.nextStep = mark.nextStep;
   state.usage = { ...mark.usage };
-  state.limits = { ...mark.limits };
+  state.limits = copyLimits(mark.limits);
 }
 
 /** The last path walked per state (extended by the next walk), and the edit count it was checked at. */

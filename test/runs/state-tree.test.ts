@@ -1,3 +1,4 @@
+import type { AgentLimits } from '../../src/runs/agent-state';
 import {
   appendNode,
   assertValidState,
@@ -47,6 +48,19 @@ describe('state tree (R-LOOP-1)', () => {
     expect(state.head).toBe(0);
     expect(state.usage.turns).toBe(0);
     expect(state.nextStep).toEqual({ module: 'prompter', args: {} });
+  });
+
+  it('limits are copied key by key like a spread: a rollback restores them, edits of a copy stay there', () => {
+    const limits = { maxTurns: 3, maxTokens: undefined, custom: 'kept' } as AgentLimits;
+    const state = createInitialState({ task: 'x', limits });
+    expect(state.limits).not.toBe(limits);
+    expect(Object.entries(state.limits)).toEqual(Object.entries(limits));
+    const mark = markState(state);
+    state.limits.maxTurns = 10;
+    expect(limits.maxTurns).toBe(3);
+    rollbackState(state, mark);
+    expect(Object.entries(state.limits)).toEqual(Object.entries(limits));
+    expect(state.limits).not.toBe(mark.limits);
   });
 
   it('R-LOOP-1 keeps sibling options in the tree while the path follows the head', () => {
