@@ -17,7 +17,8 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Output, ToolLoopAgent, generateText, stepCountIs, tool } from 'ai';
+import * as ai from 'ai';
+import { Output, ToolLoopAgent, generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import {
   FINAL_ANSWER,
@@ -29,9 +30,12 @@ import {
   toolParamsJsonSchema,
 } from './lib/fixtures.mjs';
 import { loadIdeact } from './lib/ideact-package.mjs';
+import { vercelAiAdapter } from './lib/vercel-ai-adapter.mjs';
 import { formatNumber, median } from './lib/stats.mjs';
 
 const rounds = Number(process.argv[2] ?? 5);
+/** AI SDK 6's tools of the W1 fixtures, as bench/frameworks/vercel-ai.mjs makes them. */
+const aiSdk6 = vercelAiAdapter(ai, 'v3');
 const ideact = loadIdeact();
 if (ideact.loadError) throw new Error(ideact.loadError);
 const { aiSdkProvider, createAgent, runRequest } = ideact;
@@ -192,19 +196,7 @@ const w1 = {
     const agent = new ToolLoopAgent({
       model,
       instructions: 'Use the tools.',
-      tools: Object.fromEntries(
-        TOOLS.map((definition) => [
-          definition.name,
-          tool({
-            description: definition.description,
-            inputSchema: definition.zod,
-            execute: async (input) => {
-              counter.runs++;
-              return definition.run(input);
-            },
-          }),
-        ]),
-      ),
+      tools: aiSdk6.makeTools(counter),
       stopWhen: stepCountIs(TURNS + 5),
     });
     const result = await agent.generate({ prompt: 'start' });

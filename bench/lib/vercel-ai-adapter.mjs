@@ -23,8 +23,8 @@ import {
 } from './fixtures.mjs';
 
 /**
- * The W1, W2/W9, W3 and W10 bodies on `sdk` (the `ai` module), with models of
- * `specificationVersion` ('v3' or 'v4').
+ * The W1, W2/W9, W3 and W10 bodies (and the W1 tools, `makeTools`) on `sdk` (the `ai` module), with
+ * models of `specificationVersion` ('v3' or 'v4').
  */
 export function vercelAiAdapter(sdk, specificationVersion) {
   const { Output, generateText, stepCountIs, streamText, tool } = sdk;
@@ -232,5 +232,5 @@ export function vercelAiAdapter(sdk, specificationVersion) {
     return { answer: await result.text, toolRuns: counter.runs, modelCalls: model.calls, starts };
   }
 
-  return { toolLoop, parallelCalls, structured, eagerCalls };
+  return { toolLoop, parallelCalls, structured, eagerCalls, makeTools };
 }
