@@ -42,39 +42,40 @@ export function renderRequest(
     const message = context[index] as Message;
     const rendered = renderWithPipeline(message, draft, pipeline);
     // Only asynchronous handlers cost a promise: the rest goes on asynchronously from here.
-    if (isPromiseLike(rendered)) return finishAsync(draft, pipeline, index, rendered);
+    if (isPromiseLike(rendered)) return renderRest(draft, pipeline, index, rendered);
     addRendered(draft, pipeline, index, rendered);
   }
   for (let index = 0; index < pipeline.length; index++) {
     const finished = pipeline[index]?.finish?.(draft);
-    if (isPromiseLike(finished))
-      return finishAsync(draft, pipeline, context.length, finished, index);
+    if (isPromiseLike(finished)) return finishRest(draft, pipeline, index + 1, finished);
   }
   return draft;
 }
 
-/**
- * The rest of {@link renderRequest} once a handler answered with a promise: `pending` is the render
- * of message `from` (or, with `finishing`, the `finish()` of that handler).
- */
-async function finishAsync(
+/** The rest of {@link renderRequest} once the render of message `from` answered with a promise. */
+async function renderRest(
   draft: RequestDraft,
   pipeline: readonly MessageHandler[],
   from: number,
-  pending: PromiseLike<unknown>,
-  finishing?: number,
+  pending: PromiseLike<Rendered>,
 ): Promise<RequestDraft> {
-  const context = draft.context;
-  if (finishing === undefined) {
-    addRendered(draft, pipeline, from, (await pending) as Rendered);
-    for (let index = from + 1; index < context.length; index++) {
-      const rendered = await renderWithPipeline(context[index] as Message, draft, pipeline);
-      addRendered(draft, pipeline, index, rendered);
-    }
-  } else {
-    await pending;
+  addRendered(draft, pipeline, from, await pending);
+  for (let index = from + 1; index < draft.context.length; index++) {
+    const rendered = await renderWithPipeline(draft.context[index] as Message, draft, pipeline);
+    addRendered(draft, pipeline, index, rendered);
   }
-  for (let index = finishing === undefined ? 0 : finishing + 1; index < pipeline.length; index++) {
+  return finishRest(draft, pipeline, 0);
+}
+
+/** The `finish()` steps from handler `from` on, after `pending` (the one before it) settles. */
+async function finishRest(
+  draft: RequestDraft,
+  pipeline: readonly MessageHandler[],
+  from: number,
+  pending?: PromiseLike<unknown>,
+): Promise<RequestDraft> {
+  await pending;
+  for (let index = from; index < pipeline.length; index++) {
     await pipeline[index]?.finish?.(draft);
   }
   return draft;

@@ -40,9 +40,9 @@ export function sendRequest(
   request: ProviderRequest,
   observer: SendObserver = { attempt: 0 },
 ): Promise<ProviderResponse> {
-  // A run whose spans nobody records opens none, and a request outside a run builds no span
-  // attributes while nothing records (issue 28: no span objects for nobody).
-  if (observer.run?.traced === false || (observer.run === undefined && tracingIsOff())) {
+  // A run whose spans nobody records opens none, and while nothing records no span attributes are
+  // built either (issue 28: no span objects for nobody).
+  if (observer.run?.traced === false || tracingIsOff()) {
     return send(provider, request, observer, undefined);
   }
   const attributes: Attributes = {
