@@ -1,6 +1,6 @@
 import { InvalidSolutionError } from '../errors/invalid-solution.error';
 import { RequestAbortedError } from '../errors/request-aborted.error';
-import type { Provider, Usage } from '../llm/provider';
+import type { Provider, ProviderRequest, Usage } from '../llm/provider';
 import { UnparsedOption } from '../llm/unparsed-option';
 import { addUsage, emptyUsage } from '../llm/usage';
 import { jsonDepthIssue, MAX_JSON_DEPTH } from '../protocol/json-depth';
@@ -140,75 +140,129 @@ export async function runRenderedRequest(
     n: draft.config.n ?? options.n,
     schemaName: draft.config.schemaName,
   };
-  const schema = draft.schema;
-  const schemaName = config.schemaName ?? 'solution';
   // Compiling fails fast with InvalidSchemaError, before any tokens are spent.
-  const validator = draft.validator ?? validatorFor(schema);
-  const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
+  const validator = draft.validator ?? validatorFor(draft.schema);
   // Copied only when a repair extends the conversation (the provider must not change the messages).
-  const firstMessages = draft.messages;
   let conversation = draft.messages;
   let usage = emptyUsage();
   const signal = options.signal ?? options.run?.signal;
+  // Small on purpose (issue 28): the optimizing compiler takes this loop in the first runs of a
+  // process; checking options, building the result and repairing are plain functions beside it.
   for (let repairs = 0; ; repairs++) {
     if (signal?.aborted) throw new RequestAbortedError({ cause: signal.reason });
     const response = await sendRequest(
       options.provider,
-      {
-        messages: conversation,
-        schema,
-        schemaName: config.schemaName,
-        n: repairs === 0 ? config.n : undefined,
-        model: config.model,
-        temperature: config.temperature,
-        signal,
-        ...(draft.cacheBreakpoints === undefined
-          ? {}
-          : { cacheBreakpoints: draft.cacheBreakpoints }),
-      },
+      providerRequestOf(draft, conversation, config, repairs, signal),
       { run: options.run, attempt: repairs, onDelta: options.onDelta },
     );
     usage = addUsage(usage, response.usage);
-    const checked = response.options.map((option) => check(validator, option));
-    const valid = checked.filter((option) => option.issues.length === 0);
-    if (valid.length > 0) {
-      const result: RequestResult = {
-        solution: valid[0].value,
-        options: valid.map((option) => option.value),
-        usage,
-        messages: firstMessages,
-        repairs,
-      };
-      const reasoning = response.reasoning;
-      if (
-        reasoning !== undefined &&
-        reasoning.some((parts) => parts !== undefined && parts.length > 0)
-      ) {
-        result.reasoning = checked.flatMap((option, index) =>
-          option.issues.length === 0 ? [reasoning[index] ?? []] : [],
-        );
-      }
-      return result;
+    const checked = checkOptions(validator, response.options);
+    if (checked.valid.length > 0) {
+      return resultOf(checked, response.reasoning, usage, draft.messages, repairs);
     }
-    const worst: CheckedOption = checked[0] ?? {
-      value: undefined,
-      rawText: '',
-      issues: [{ path: '', message: 'the provider returned no options' }],
-    };
-    if (repairs >= maxRepairs || options.canRepair?.() === false) {
-      throw new InvalidSolutionError({
-        rawText: worst.rawText,
-        issues: worst.issues,
-        schemaName,
-        attempts: repairs + 1,
-      });
-    }
-    conversation = [
-      ...conversation,
-      { role: 'assistant', content: worst.rawText },
-      repairPrompt(worst.issues, schemaName),
-    ];
+    conversation = repairedConversation(conversation, checked.first, repairs, config, options);
   }
+}
+
+/** The provider request of one round (a repair asks for one option). */
+function providerRequestOf(
+  draft: RenderedRequest,
+  messages: ChatMessage[],
+  config: RequestConfig,
+  repairs: number,
+  signal: AbortSignal | undefined,
+): ProviderRequest {
+  const request: ProviderRequest = {
+    messages,
+    schema: draft.schema,
+    schemaName: config.schemaName,
+    n: repairs === 0 ? config.n : undefined,
+    model: config.model,
+    temperature: config.temperature,
+    signal,
+  };
+  if (draft.cacheBreakpoints !== undefined) request.cacheBreakpoints = draft.cacheBreakpoints;
+  return request;
+}
+
+/** A reply's options checked: the valid ones (in order, with their indexes) and the first one. */
+interface CheckedOptions {
+  valid: unknown[];
+  validIndexes: number[];
+  first: CheckedOption | undefined;
+}
+
+/** Checks every option of a reply (a loop, not map + filter: one array shape however many options). */
+function checkOptions(validator: JsonValidator, options: readonly unknown[]): CheckedOptions {
+  const valid: unknown[] = [];
+  const validIndexes: number[] = [];
+  let first: CheckedOption | undefined;
+  for (let index = 0; index < options.length; index++) {
+    const checked = check(validator, options[index]);
+    if (index === 0) first = checked;
+    if (checked.issues.length === 0) {
+      valid.push(checked.value);
+      validIndexes.push(index);
+    }
+  }
+  return { valid, validIndexes, first };
+}
+
+/** The result of a round with valid options; the reasoning of each valid option when any came. */
+function resultOf(
+  checked: CheckedOptions,
+  reasoning: ReasoningPart[][] | undefined,
+  usage: Usage,
+  messages: ChatMessage[],
+  repairs: number,
+): RequestResult {
+  const result: RequestResult = {
+    solution: checked.valid[0],
+    options: checked.valid,
+    usage,
+    messages,
+    repairs,
+  };
+  if (
+    reasoning !== undefined &&
+    reasoning.some((parts) => parts !== undefined && parts.length > 0)
+  ) {
+    result.reasoning = checked.validIndexes.map((index) => reasoning[index] ?? []);
+  }
+  return result;
+}
+
+/**
+ * The conversation of the next round: the invalid reply and what is wrong with it (R-REQ-3); throws
+ * `InvalidSolutionError` once the repairs are spent or `canRepair` says no.
+ */
+function repairedConversation(
+  conversation: ChatMessage[],
+  first: CheckedOption | undefined,
+  repairs: number,
+  config: RequestConfig,
+  options: RequestOptions,
+): ChatMessage[] {
+  const schemaName = config.schemaName ?? 'solution';
+  const worst: CheckedOption = first ?? {
+    value: undefined,
+    rawText: '',
+    issues: [{ path: '', message: 'the provider returned no options' }],
+  };
+  const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
+  if (repairs >= maxRepairs || options.canRepair?.() === false) {
+    throw new InvalidSolutionError({
+      rawText: worst.rawText,
+      issues: worst.issues,
+      schemaName,
+      attempts: repairs + 1,
+    });
+  }
+  return [
+    ...conversation,
+    { role: 'assistant', content: worst.rawText },
+    repairPrompt(worst.issues, schemaName),
+  ];
 }
 
 /** Runs one Request and returns only its solution; see {@link runRequest}. */

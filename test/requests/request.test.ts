@@ -10,6 +10,7 @@ import {
   RequestAbortedError,
   type JSONSchema,
   type Message,
+  type Provider,
 } from 'ideact';
 import { ScriptedProvider } from 'ideact/testing';
 import {
@@ -89,6 +90,33 @@ describe('request pipeline (R-REQ-1..3)', () => {
     ]);
     expect(result.solution).toEqual({ city: 'Rome', days: 2 });
     expect(result.repairs).toBe(0);
+  });
+
+  it("keeps each valid option's reasoning beside it and drops the invalid options' reasoning", async () => {
+    const provider: Provider = {
+      name: 'reasoner',
+      generate: async () => ({
+        options: [
+          { city: 'x', days: 0 },
+          { city: 'Rome', days: 2 },
+          { city: 'Oslo', days: 1 },
+        ],
+        reasoning: [[{ text: 'too short' }], [], [{ text: 'north' }]],
+        usage: { inputTokens: 1, outputTokens: 1, cachedTokens: 0 },
+      }),
+    };
+    const result = await runRequest({ context, schema }, { provider, n: 3 });
+    expect(result.options).toEqual([
+      { city: 'Rome', days: 2 },
+      { city: 'Oslo', days: 1 },
+    ]);
+    expect(result.reasoning).toEqual([[], [{ text: 'north' }]]);
+    // Without any reasoning text the result has no `reasoning` field at all.
+    const plain = await runRequest(
+      { context, schema },
+      { provider: new ScriptedProvider([{ city: 'Rome', days: 2 }]) },
+    );
+    expect('reasoning' in plain).toBe(false);
   });
 
   it('invalid JSON then a valid repair (real openai client): the repair request shows the raw reply and the error', async () => {
