@@ -34,7 +34,7 @@ import type {
   CallRunner,
   ToolSource,
 } from './agent-runtime';
-import type { AgentState, NextStep } from '../runs/agent-state';
+import type { ActiveStep, AgentState, NextStep } from '../runs/agent-state';
 import { EventChannel } from './event-channel';
 import { StartedCalls } from './started-calls';
 import { collectFailedCalls, isActivityBug } from './failed-calls';
@@ -392,29 +392,7 @@ export class Run {
       if (isAppendOnly(module)) await module.run(this.runtime());
       else await whileEditing(state, () => module.run(this.runtime()));
     } catch (thrown) {
-      // Every error that leaves a run is an ideact error: a custom module's own bug is wrapped.
-      const error = IdeactError.isInstance(thrown)
-        ? thrown
-        : new StepFailedError({ step: step.module, cause: thrown });
-      rollbackState(state, this.lastGood);
-      this.committed = Math.min(this.committed, state.nodes.length);
-      state.usage.elapsedMs += Date.now() - started;
-      const aborted = this.settings.signal?.aborted === true;
-      const pending = state.nextStep.module === 'done' ? step : state.nextStep;
-      state.nextStep = {
-        module: 'done',
-        args: aborted
-          ? { reason: 'aborted', pending }
-          : { reason: 'error', pending, error: error.toCallError() },
-      };
-      this.started.clear();
-      await this.checkpoint();
-      await this.store?.flush?.();
-      if (aborted) return state.nextStep;
-      // Without a store the failed run stays resumable in this process, like one that stopped.
-      this.remember?.(this.id, state);
-      this.announceEnd(error);
-      throw error;
+      return this.failStep(thrown, step, started);
     }
     state.usage.steps += 1;
     state.usage.elapsedMs += Date.now() - started;
@@ -435,6 +413,38 @@ export class Run {
     // `onStep` and the step's readers may edit the state between steps (it is theirs to edit then).
     if (onStep !== undefined || this.context.listened) mayHaveEdited(state);
     return state.nextStep;
+  }
+
+  /**
+   * A step that threw: the state rolls back to the last good one, stops with reason `error` (or
+   * `aborted`, returned) and is saved; the error leaves as an ideact error. Apart from `runStep`, which
+   * the optimizing compiler takes in a process's first runs, so that it need not compile this too (issue 28).
+   */
+  private async failStep(thrown: unknown, step: ActiveStep, started: number): Promise<NextStep> {
+    const state = this.current;
+    // Every error that leaves a run is an ideact error: a custom module's own bug is wrapped.
+    const error = IdeactError.isInstance(thrown)
+      ? thrown
+      : new StepFailedError({ step: step.module, cause: thrown });
+    rollbackState(state, this.lastGood);
+    this.committed = Math.min(this.committed, state.nodes.length);
+    state.usage.elapsedMs += Date.now() - started;
+    const aborted = this.settings.signal?.aborted === true;
+    const pending = state.nextStep.module === 'done' ? step : state.nextStep;
+    state.nextStep = {
+      module: 'done',
+      args: aborted
+        ? { reason: 'aborted', pending }
+        : { reason: 'error', pending, error: error.toCallError() },
+    };
+    this.started.clear();
+    await this.checkpoint();
+    await this.store?.flush?.();
+    if (aborted) return state.nextStep;
+    // Without a store the failed run stays resumable in this process, like one that stopped.
+    this.remember?.(this.id, state);
+    this.announceEnd(error);
+    throw error;
   }
 
   /**
@@ -522,10 +532,15 @@ export class Run {
     } finally {
       this.busy = false;
     }
-    const state = this.current;
-    const done = state.nextStep as Extract<NextStep, { module: 'done' }>;
     await this.journal?.settled();
     await this.store?.flush?.();
+    return this.finishedResult(activityBug);
+  }
+
+  /** The result of a run that reached `done` (the loop's end, apart from its hot part). */
+  private finishedResult(activityBug: AgentResult['error']): AgentResult {
+    const state = this.current;
+    const done = state.nextStep as Extract<NextStep, { module: 'done' }>;
     const result: AgentResult = {
       runId: this.id,
       output: done.args.output ?? null,

@@ -100,19 +100,15 @@ async function pipeline(
     const decision =
       options.decision ??
       (mustAsk(env, prepared, options) ? await ask(prepared, options) : undefined);
-    if (decision !== undefined && 'hold' in decision) return { messages: [], held: true };
-    if (decision !== undefined && 'reject' in decision) {
-      const error = new CallRejectedError({
-        toolName: prepared.info.name,
-        reason: decision.reject,
-      });
-      events.end(call, { error });
-      return report(finishCall(call, { error }, write, instance), options);
-    }
-    if (decision !== undefined && 'edit' in decision) {
-      call = decidedCall(call, decision);
-      prepared = prepareCall(env, call, context, instance, identity, write);
-      params = await validateParams(env, prepared);
+    if (decision !== undefined) {
+      if ('hold' in decision) return { messages: [], held: true };
+      if ('reject' in decision)
+        return rejected(prepared, call, decision, events, write, instance, options);
+      if ('edit' in decision) {
+        call = decidedCall(call, decision);
+        prepared = prepareCall(env, call, context, instance, identity, write);
+        params = await validateParams(env, prepared);
+      }
     }
     started = true;
     const journaling = start(events, call, identity, options);
@@ -133,12 +129,45 @@ async function pipeline(
   } catch (thrown) {
     // A journal that cannot record the start fails the caller (the run's step), not the Call.
     if (journal !== undefined) throw journal.failed;
-    const error = toIdeactError(thrown, call);
-    if (!started) await start(events, call, identity, options);
-    const run = finishCall(call, { error }, write, instance);
-    events.end(call, run);
-    return report(run, options);
+    return failed(thrown, call, started, events, identity, options, write, instance);
   }
+}
+
+/** A Call a person rejected (step 4): `CallRejectedError` is its result; nothing ran. */
+function rejected(
+  prepared: PreparedCall,
+  call: Call,
+  decision: { reject: string },
+  events: CallEvents,
+  write: WriteSetting,
+  instance: string | undefined,
+  options: CallOptions,
+): CallRun {
+  const error = new CallRejectedError({ toolName: prepared.info.name, reason: decision.reject });
+  events.end(call, { error });
+  return report(finishCall(call, { error }, write, instance), options);
+}
+
+/**
+ * A Call that failed in any step: the error, typed, is its result (R-CALL-5); a Call that failed
+ * before its start was journaled and announced is started first, so every `call-end` has its
+ * `call-start`. Apart from the pipeline, which the optimizing compiler takes early (issue 28).
+ */
+async function failed(
+  thrown: unknown,
+  call: Call,
+  started: boolean,
+  events: CallEvents,
+  identity: PreparedCall['identity'],
+  options: CallOptions,
+  write: WriteSetting,
+  instance: string | undefined,
+): Promise<CallRun> {
+  const error = toIdeactError(thrown, call);
+  if (!started) await start(events, call, identity, options);
+  const run = finishCall(call, { error }, write, instance);
+  events.end(call, run);
+  return report(run, options);
 }
 
 /**

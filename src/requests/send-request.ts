@@ -70,26 +70,11 @@ async function send(
   observer: SendObserver,
   span: Span | undefined,
 ): Promise<ProviderResponse> {
-  if (span !== undefined && recordsContent(span)) {
-    span.setAttribute('gen_ai.input.messages', contentJson(request.messages.map(chatPart)));
-  }
+  if (span !== undefined) recordRequest(span, request);
   const run = observer.run;
   const requestId = run?.nextRequestId() ?? '';
   const listened = run?.listened === true;
-  // Unset fields are left out, not `undefined`: events are plain JSON (they round-trip).
-  if (listened) {
-    run.emit({
-      type: 'request-start',
-      requestId,
-      ...(request.model === undefined ? {} : { model: request.model }),
-      ...(provider.name === undefined ? {} : { provider: provider.name }),
-      ...(request.schemaName === undefined ? {} : { schemaName: request.schemaName }),
-      attempt: observer.attempt,
-      ...(run.recordsMessages
-        ? { messages: request.messages.map(({ role, content }) => ({ role, content })) }
-        : {}),
-    });
-  }
+  if (listened) emitRequestStart(run, requestId, provider, request, observer.attempt);
   let response: ProviderResponse;
   try {
     // A provider without `stream()` replies in one piece: nothing to gain from replaying it as a
@@ -102,32 +87,68 @@ async function send(
       : await provider.generate(request);
     if (!streams && run?.observed === true) reportWholeReplies(run, requestId, response);
   } catch (error) {
-    if (listened) {
-      run.emit({
-        type: 'request-end',
-        requestId,
-        model: request.model ?? provider.name ?? 'unknown',
-        usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
-        error: callErrorOf(error),
-      });
-    }
+    if (listened) emitRequestFailed(run, requestId, provider, request, error);
     throw error;
   }
   if (span !== undefined) recordResponse(span, response);
   if (run !== undefined) run.recordUsage(response.usage, modelOf(provider, request, response));
-  if (listened) {
-    const end = {
-      type: 'request-end' as const,
-      requestId,
-      model: modelOf(provider, request, response),
-      usage: { ...response.usage },
-      ...(response.finishReasons === undefined
-        ? {}
-        : { finishReasons: [...response.finishReasons] }),
-    };
-    run.emit(end);
-  }
+  if (listened) emitRequestEnd(run, requestId, provider, request, response);
   return response;
+}
+
+/** The `request-start` event; unset fields are left out, not `undefined` (events are plain JSON). */
+function emitRequestStart(
+  run: RunContext,
+  requestId: string,
+  provider: Provider,
+  request: ProviderRequest,
+  attempt: number,
+): void {
+  run.emit({
+    type: 'request-start',
+    requestId,
+    ...(request.model === undefined ? {} : { model: request.model }),
+    ...(provider.name === undefined ? {} : { provider: provider.name }),
+    ...(request.schemaName === undefined ? {} : { schemaName: request.schemaName }),
+    attempt,
+    ...(run.recordsMessages
+      ? { messages: request.messages.map(({ role, content }) => ({ role, content })) }
+      : {}),
+  });
+}
+
+/** The `request-end` event of a provider call that failed (no tokens counted). */
+function emitRequestFailed(
+  run: RunContext,
+  requestId: string,
+  provider: Provider,
+  request: ProviderRequest,
+  error: unknown,
+): void {
+  run.emit({
+    type: 'request-end',
+    requestId,
+    model: request.model ?? provider.name ?? 'unknown',
+    usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0 },
+    error: callErrorOf(error),
+  });
+}
+
+/** The `request-end` event of a reply: its model, usage and finish reasons. */
+function emitRequestEnd(
+  run: RunContext,
+  requestId: string,
+  provider: Provider,
+  request: ProviderRequest,
+  response: ProviderResponse,
+): void {
+  run.emit({
+    type: 'request-end',
+    requestId,
+    model: modelOf(provider, request, response),
+    usage: { ...response.usage },
+    ...(response.finishReasons === undefined ? {} : { finishReasons: [...response.finishReasons] }),
+  });
 }
 
 /** The model a response is accounted to: as reported, else as asked for, else the provider. */
@@ -230,6 +251,13 @@ function parsePartial(text: string): unknown {
 /** The value, or undefined when it nests more than MAX_JSON_DEPTH levels (checked without recursion). */
 function shallow(value: unknown): unknown {
   return findJsonDepthViolation(value) === undefined ? value : undefined;
+}
+
+/** The request's messages on the `chat` span, when it records content (opted in). */
+function recordRequest(span: Span, request: ProviderRequest): void {
+  if (recordsContent(span)) {
+    span.setAttribute('gen_ai.input.messages', contentJson(request.messages.map(chatPart)));
+  }
 }
 
 /** Usage, finish reasons and (opted in) the options, on the `chat` span. */

@@ -44,27 +44,43 @@ export async function runActivity(
   visible: readonly Message[],
   signal: AbortSignal,
 ): Promise<unknown> {
-  const { info } = prepared;
   const activity = env.activities[prepared.activity];
-  if (activity === undefined) {
-    throw new UnknownActivityError({
-      activity: prepared.activity,
-      toolName: info.name,
-      knownActivities: Object.keys(env.activities),
-    });
-  }
+  if (activity === undefined) throw unknownActivity(env, prepared);
   let output: unknown;
   try {
     output = await activity(params, activityContext(prepared, visible, signal));
   } catch (error) {
-    if (IdeactError.isInstance(error)) throw error;
-    throw new ActivityFailedError({
-      toolName: info.name,
-      activity: prepared.activity,
-      cause: error,
-    });
+    throw IdeactError.isInstance(error) ? error : activityFailed(prepared, error);
   }
-  // Deeper data would overflow the stack later, when it is formatted, merged or saved.
+  checkActivityOutput(prepared, output);
+  return output;
+}
+
+/** The Tool names an Activity the executor does not have. */
+function unknownActivity(env: CallEnvironment, prepared: PreparedCall): UnknownActivityError {
+  return new UnknownActivityError({
+    activity: prepared.activity,
+    toolName: prepared.info.name,
+    knownActivities: Object.keys(env.activities),
+  });
+}
+
+/** An Activity's own error, wrapped (its message kept, the error its `cause`). */
+function activityFailed(prepared: PreparedCall, error: unknown): ActivityFailedError {
+  return new ActivityFailedError({
+    toolName: prepared.info.name,
+    activity: prepared.activity,
+    cause: error,
+  });
+}
+
+/**
+ * Throws `InvalidActivityOutputError` for an output nested more than MAX_JSON_DEPTH levels (it would
+ * overflow the stack later, when it is formatted, merged or saved) or one the Tool's `_output`
+ * schema rejects.
+ */
+function checkActivityOutput(prepared: PreparedCall, output: unknown): void {
+  const { info } = prepared;
   const tooDeep = findJsonDepthViolation(output);
   if (tooDeep !== undefined) {
     throw new InvalidActivityOutputError({
@@ -84,7 +100,6 @@ export async function runActivity(
       });
     }
   }
-  return output;
 }
 
 /**
