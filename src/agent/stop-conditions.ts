@@ -1,4 +1,5 @@
 import type { AgentLimits, AgentState, StopReason } from '../runs/agent-state';
+import { isAborted } from '../internal/is-aborted';
 
 /** What a stop condition may look at besides the state. */
 export interface StopContext {
@@ -39,7 +40,10 @@ export function maxTime(milliseconds: number): StopCondition {
 
 /** Stops when the given signal (or the run's signal) is aborted. */
 export function aborted(signal?: AbortSignal): StopCondition {
-  return (_state, context) => ((signal ?? context.signal)?.aborted ? 'aborted' : undefined);
+  return (_state, context) => {
+    const watched = signal ?? context.signal;
+    return watched !== undefined && isAborted(watched) ? 'aborted' : undefined;
+  };
 }
 
 /** Combines conditions: the first one that fires wins. */

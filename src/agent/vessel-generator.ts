@@ -1,6 +1,7 @@
 import { declareAppendOnly } from '../runs/state-edits';
 import { InvalidAgentStateError } from '../errors/invalid-agent-state.error';
-import { parseVessel } from '../protocol/parse-vessel';
+import { parseVesselOf } from '../protocol/parse-vessel';
+import type { VesselSolution } from '../protocol/vessel-solution';
 import { runRenderedRequest } from '../requests/run-request';
 import type { AgentRuntime } from './agent-runtime';
 import { vesselSchemaFor } from './vessel-schema-cache';
@@ -28,7 +29,7 @@ export class VesselGenerator implements StepModule {
       });
     }
     const found = vesselSchemaFor(agent);
-    const { tools, schema, validator } = isPromiseLike(found) ? await found : found;
+    const { toolNames, schema, validator } = isPromiseLike(found) ? await found : found;
     const started = agent.startedCalls;
     const eager =
       // A provider without `stream()` replies in one delta: no Call could start early.
@@ -77,7 +78,9 @@ export class VesselGenerator implements StepModule {
     }
     if (agent.run === undefined) addRunUsage(state, result.usage);
     const solutions = result.options.length > 0 ? result.options : [result.solution];
-    const options = solutions.map((solution) => parseVessel(solution, tools));
+    // A loop with push, not `map`: the options stay a packed array however V8 compiles this (issue 28).
+    const options: VesselSolution[] = [];
+    for (const solution of solutions) options.push(parseVesselOf(solution, toolNames));
     state.usage.turns += 1;
     state.nextStep = {
       module: 'discriminator',

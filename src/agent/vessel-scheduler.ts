@@ -20,6 +20,7 @@ import { executeVesselCall } from './execute-vessel-call';
 import { isActivityBug } from './failed-calls';
 import type { CallOutcome, StartedCall } from './started-calls';
 import { appendNode, contextView } from '../runs/state-tree';
+import { isAborted } from '../internal/is-aborted';
 
 /** What {@link runVesselCalls} schedules: one Vessel node's Calls and what is known about them. @internal */
 export interface VesselRun {
@@ -110,7 +111,8 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
   ): Promise<void> | undefined => {
     // An abort mid-batch must not record "cancelled" results: the Call did not complete, so a
     // resumed run has to execute it again.
-    if (settings.signal?.aborted) return Promise.reject(abortReason(settings.signal));
+    if (settings.signal !== undefined && isAborted(settings.signal))
+      return Promise.reject(abortReason(settings.signal));
     const metadata: NodeMetadata = { module: 'actor', source: { nodeId, callIndex: index } };
     Object.assign(metadata, extra);
     if (outcomeMetadata !== undefined) Object.assign(metadata, outcomeMetadata);
@@ -184,14 +186,54 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
     });
   };
 
+  const outcome = (): VesselCallsOutcome =>
+    activityBug === undefined ? { held } : { activityBug, held };
   if (dependencies === undefined || finished === undefined) {
     // No Call reads what another writes (the common case): all start at once, in order, under the
     // limiter — no dataflow schedule to keep (issue 28).
     waiting.clear();
     if (order.length === 1) await launch(order[0] as number);
     else await Promise.all(order.map(launch));
-    return activityBug === undefined ? { held } : { activityBug, held };
+    return outcome();
   }
+  return runDataflow({
+    input,
+    toRun,
+    dependencies,
+    finished,
+    waiting,
+    launch,
+    fail,
+    stopped: () => activityBug !== undefined,
+    outcome,
+  });
+}
+
+/** What {@link runDataflow} needs of {@link runVesselCalls}'s schedule. */
+interface Dataflow {
+  input: VesselRun;
+  /** The Calls as they will run (decisions applied). */
+  toRun: readonly Call[];
+  dependencies: readonly CallDependencies[];
+  /** Calls that finished: index → whether they succeeded. */
+  finished: ReadonlyMap<number, boolean>;
+  /** Calls not started yet. */
+  waiting: Set<number>;
+  launch: (index: number) => Promise<void>;
+  fail: (index: number, error: IdeactError) => Promise<void> | undefined;
+  /** An Activity bug stopped the Vessel ('throw' mode): Calls not started yet wait for the resume. */
+  stopped: () => boolean;
+  outcome: () => VesselCallsOutcome;
+}
+
+/**
+ * The Vessel's Calls when some read what others write (R-FLOW-1..4): each starts once its producers
+ * finished. Apart from `runVesselCalls`, whose common case (no references) runs every turn.
+ */
+async function runDataflow(flow: Dataflow): Promise<VesselCallsOutcome> {
+  const { input, toRun, dependencies, finished, waiting, launch, fail } = flow;
+  const { calls, nodeId } = input;
+  const state = input.agent.state;
   const inFlight = new Map<number, Promise<void>>();
 
   // Calls in a cycle can never start: they fail at once (their dependants then fail as dependants).
@@ -208,7 +250,7 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
   for (;;) {
     let progressed = false;
     for (const index of [...waiting]) {
-      if (activityBug !== undefined && !input.early.has(index)) break;
+      if (flow.stopped() && !input.early.has(index)) break;
       const readiness = readinessOf(index, toRun, dependencies, finished, state, calls, nodeId);
       if ('ready' in readiness && !readiness.ready) continue;
       waiting.delete(index);
@@ -226,7 +268,7 @@ export async function runVesselCalls(input: VesselRun): Promise<VesselCallsOutco
   }
   // Calls still waiting here were skipped by 'throw' mode or wait for a held Call; they run when
   // the run is resumed.
-  return activityBug === undefined ? { held } : { activityBug, held };
+  return flow.outcome();
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { JSONSchema } from '../protocol/json-schema';
 import { compileVesselValidator, type JsonValidator } from '../protocol/json-validation';
 import type { ToolSchema } from '../protocol/tool-schema';
+import { toolName } from '../protocol/read-tool';
 import { buildVesselSchema } from '../protocol/vessel-schema';
 import type { AgentRuntime } from './agent-runtime';
 
@@ -22,6 +23,8 @@ interface Entry {
 export interface VesselSchema {
   /** Shared by every turn that reuses the schema: read it, do not change it. */
   tools: readonly ToolSchema[];
+  /** The names of `tools` (what `parseVesselOf` checks a Call's `_tool` against). */
+  toolNames: ReadonlySet<string>;
   schema: JSONSchema;
   validator: () => JsonValidator;
 }
@@ -85,7 +88,12 @@ function schemaOf(
   }
   const copy = [...tools];
   const schema = buildVesselSchema(copy, output, { activities, instances });
-  const answer: VesselSchema = { tools: copy, schema, validator: () => validatorOf(entry) };
+  const answer: VesselSchema = {
+    tools: copy,
+    toolNames: new Set(copy.map(toolName)),
+    schema,
+    validator: () => validatorOf(entry),
+  };
   const entry: Entry = { tools: copy, output, instances, activities, schema, answer };
   entries.set(agent.state, entry);
   if (slot !== undefined) {

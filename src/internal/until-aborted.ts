@@ -1,3 +1,5 @@
+import { isAborted } from './is-aborted';
+
 /**
  * Callbacks waiting on each signal's abort, behind ONE listener per signal: a run's Calls each wait
  * on the run's signal, and adding and removing an event listener per Call cost more than the Call
@@ -10,7 +12,7 @@ const waiting = new WeakMap<AbortSignal, Set<() => void>>();
  * cancels it. Callbacks run in the order they were added.
  */
 export function onAbort(signal: AbortSignal, onAbortCallback: () => void): () => void {
-  if (signal.aborted) {
+  if (isAborted(signal)) {
     onAbortCallback();
     return () => undefined;
   }
@@ -47,7 +49,7 @@ export function untilAborted<T>(
   reasonOf: (signal: AbortSignal) => unknown = (aborted) => aborted.reason,
 ): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) {
+  if (isAborted(signal)) {
     promise.catch(() => undefined);
     return Promise.reject(reasonOf(signal) as Error);
   }

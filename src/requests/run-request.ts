@@ -17,6 +17,7 @@ import { renderRequest } from './prepare-request';
 import { repairPrompt } from './repair-prompt';
 import type { RunContext } from '../runs/run-context';
 import { sendRequest } from './send-request';
+import { isAborted } from '../internal/is-aborted';
 
 /** One Request: context + schema → solution (DESIGN §1). */
 export interface RequestInput {
@@ -149,7 +150,8 @@ export async function runRenderedRequest(
   // Small on purpose (issue 28): the optimizing compiler takes this loop in the first runs of a
   // process; checking options, building the result and repairing are plain functions beside it.
   for (let repairs = 0; ; repairs++) {
-    if (signal?.aborted) throw new RequestAbortedError({ cause: signal.reason });
+    if (signal !== undefined && isAborted(signal))
+      throw new RequestAbortedError({ cause: signal.reason });
     const response = await sendRequest(
       options.provider,
       providerRequestOf(draft, conversation, config, repairs, signal),

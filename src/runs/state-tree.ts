@@ -90,7 +90,9 @@ export function appendNode(
   options: { makeHead?: boolean } = {},
 ): AgentNode {
   const node: AgentNode = { id: state.nodes.length, parent, children: [], message, metadata };
-  if (parent !== null) getNode(state, parent).children.push(node.id);
+  // `typeof`, not `!== null`: a check V8 compiles for both kinds at once (the root's null comes
+  // once per run, after the node ids V8 saw, and threw away the optimized code, issue 28).
+  if (typeof parent === 'number') getNode(state, parent).children.push(node.id);
   state.nodes.push(node);
   if (options.makeHead !== false) state.head = node.id;
   return node;

@@ -12,6 +12,7 @@ import type { Provider, ProviderChunk, ProviderRequest, ProviderResponse } from 
 import { ProviderStream } from '../stream/provider-stream';
 import { optionText, responseChunks } from '../stream/reply-chunks';
 import { UnparsedOption } from '../unparsed-option';
+import { isAborted } from '../../internal/is-aborted';
 
 const OPTIONS_MARKER = Symbol.for('ideact.scriptedOptions');
 
@@ -175,7 +176,8 @@ export class ScriptedProvider implements Provider {
     const delayMs = this.streaming.delayMs ?? 0;
     for (const chunk of responseChunks(response, this.streaming.chunkSize, texts)) {
       if (chunk.type === 'text-delta' && delayMs > 0) await sleep(delayMs, request.signal);
-      if (request.signal?.aborted) throw new RequestAbortedError({ cause: request.signal.reason });
+      if (request.signal !== undefined && isAborted(request.signal))
+        throw new RequestAbortedError({ cause: request.signal.reason });
       yield chunk;
     }
     return response;
@@ -322,7 +324,7 @@ export class ScriptedProvider implements Provider {
 /** Waits `ms`, or rejects with RequestAbortedError as soon as `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
+    if (signal !== undefined && isAborted(signal)) {
       reject(new RequestAbortedError({ cause: signal.reason }));
       return;
     }
