@@ -4,7 +4,9 @@
  * flags given after `--`) and prints, per run, its wall time, the optimizing-compiler jobs that
  * finished during it and their time on the compiler thread, and the GC pauses. Usage:
  * `node bench/tier-up.mjs <w1|w1-scripted|w2|w3> [runs=12] [-- <node flags…>]`, e.g. `-- --v8-pool-size=2` or
- * `-- --no-opt`. bench:compare measures runs 4–8 of such a process.
+ * `-- --no-opt`. bench:compare measures runs 4–8 of such a process. It also counts the
+ * deoptimizations per run (`--trace-deopt-verbose`) and lists where the package's code was thrown
+ * away: a deoptimization every run or two (a new hidden class per run) costs a recompile each time.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -47,7 +49,15 @@ for (let index = 0; index < ${runs}; index++) {
 `;
 const result = spawnSync(
   process.execPath,
-  ['--trace-opt', '--trace-gc', ...nodeFlags, '--input-type=module', '--eval', CHILD],
+  [
+    '--trace-opt',
+    '--trace-gc',
+    '--trace-deopt-verbose',
+    ...nodeFlags,
+    '--input-type=module',
+    '--eval',
+    CHILD,
+  ],
   { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: process.env },
 );
 if (result.status !== 0) {
@@ -56,11 +66,27 @@ if (result.status !== 0) {
 }
 
 const perRun = [];
-let current = { jobs: 0, compileMs: 0, gcMs: 0, gcs: 0 };
+let current = { jobs: 0, compileMs: 0, gcMs: 0, gcs: 0, deopts: 0 };
+/** Deoptimizations: `<function>: <reason> at <source position>`, with how many times and in which runs. */
+const deopts = new Map();
+let pendingDeopt;
 for (const line of result.stdout.split('\n')) {
   if (line.startsWith('TIER_RUN ')) {
-    current = { jobs: 0, compileMs: 0, gcMs: 0, gcs: 0 };
+    current = { jobs: 0, compileMs: 0, gcMs: 0, gcs: 0, deopts: 0 };
     perRun.push(current);
+  } else if (line.startsWith('[bailout (kind: deopt-')) {
+    const bailout = /reason: (.*?)\): begin\. deoptimizing \S+ <JSFunction (\S*)/.exec(line);
+    current.deopts += 1;
+    pendingDeopt = bailout ? `${bailout[2] || '(anonymous)'}: ${bailout[1]}` : 'unknown';
+  } else if (pendingDeopt !== undefined && line.includes(';;; deoptimize at <')) {
+    // The innermost position first: where the code that was thrown away read what it did not expect.
+    const where = /deoptimize at <([^>]*)>/.exec(line)?.[1] ?? '?';
+    const key = `${pendingDeopt} at ${where.replace(/^.*\/(dist|node_modules)\//, '$1/')}`;
+    const entry = deopts.get(key) ?? { count: 0, runs: new Set() };
+    entry.count += 1;
+    entry.runs.add(perRun.length);
+    deopts.set(key, entry);
+    pendingDeopt = undefined;
   } else if (line.startsWith('TIER_MS ')) {
     current.ms = Number(line.slice('TIER_MS '.length));
   } else if (line.includes('completed compiling')) {
@@ -83,12 +109,14 @@ const unit = chosen.unit;
 process.stdout.write(
   `${workload}, ${runs} runs in one process${nodeFlags.length > 0 ? ` (node ${nodeFlags.join(' ')})` : ''}\n`,
 );
-process.stdout.write(`run | ${unit} | compiler jobs | compiler-thread ms | GC pauses | GC ms\n`);
+process.stdout.write(
+  `run | ${unit} | compiler jobs | compiler-thread ms | GC pauses | GC ms | deoptimizations\n`,
+);
 perRun.forEach((run, index) => {
   const figure = run.ms / chosen.per;
   process.stdout.write(
     `${String(index + 1).padStart(3)} | ${figure.toPrecision(3).padStart(7)} | ${String(run.jobs).padStart(4)} | ` +
-      `${run.compileMs.toFixed(1).padStart(7)} | ${String(run.gcs).padStart(3)} | ${run.gcMs.toFixed(1)}\n`,
+      `${run.compileMs.toFixed(1).padStart(7)} | ${String(run.gcs).padStart(3)} | ${run.gcMs.toFixed(1).padStart(5)} | ${run.deopts}\n`,
   );
 });
 const measured = perRun
@@ -100,3 +128,11 @@ if (measured.length === 5) {
     `median of runs 4–8 (what bench:compare takes): ${measured[2].toFixed(3)}\n`,
   );
 }
+const ours = [...deopts].filter(([key]) => !key.includes(' at node:'));
+process.stdout.write(
+  ours.length === 0
+    ? 'no deoptimization in the package’s code\n'
+    : `deoptimizations in the package's code (function: reason at position · times · runs):\n${ours
+        .map(([key, entry]) => `  ${key} · ${entry.count} · ${[...entry.runs].join(', ')}`)
+        .join('\n')}\n`,
+);
